@@ -1,0 +1,120 @@
+"""The engine's output types: findings, their ranges, related locations and fixes.
+
+Coordinates follow libcst's ``PositionProvider``: ``line`` is 1-based, ``column`` is a
+0-based offset in Unicode code points (characters) within that line. Adapters convert:
+the CLI prints 1-based columns (ruff's JSON), the language server converts to LSP's
+0-based UTF-16 positions. Nothing here knows about LSP, files or locales: messages are
+English gettext msgids plus named arguments, rendered later by :mod:`gradguard.i18n`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Mapping
+
+
+@dataclass(frozen=True, order=True)
+class Pos:
+    """A position in source text: 1-based ``line``, 0-based ``column`` in characters."""
+
+    line: int
+    column: int
+
+
+@dataclass(frozen=True, order=True)
+class Span:
+    """A half-open range ``[start, end)`` of source text, in :class:`Pos` coordinates."""
+
+    start: Pos
+    end: Pos
+
+    @staticmethod
+    def of(line: int, col: int, end_line: int, end_col: int) -> "Span":
+        """Build a span from four numbers (1-based lines, 0-based columns)."""
+        return Span(Pos(line, col), Pos(end_line, end_col))
+
+    def shifted(self, lines: int) -> "Span":
+        """The same span moved down by ``lines`` lines (negative moves up)."""
+        return Span(Pos(self.start.line + lines, self.start.column),
+                    Pos(self.end.line + lines, self.end.column))
+
+
+@dataclass(frozen=True)
+class Message:
+    """A translatable message: an English gettext ``msgid`` with ``{name}`` placeholders
+    and the values to put in them (strings or ints, never translated themselves)."""
+
+    msgid: str
+    args: Mapping[str, object] = field(default_factory=dict)
+
+    def render(self, gettext=lambda s: s) -> str:
+        """Translate the msgid with ``gettext`` and fill in the arguments."""
+        return gettext(self.msgid).format(**self.args)
+
+
+@dataclass(frozen=True)
+class Edit:
+    """Replace the text in ``span`` with ``new_text`` (an insertion has an empty span)."""
+
+    span: Span
+    new_text: str
+
+
+@dataclass(frozen=True)
+class Fix:
+    """A quick fix: a titled list of non-overlapping edits.
+
+    ``preferred`` marks the fix that keeps the program's meaning and is applied by
+    ``--fix`` / fix-all; alternatives (such as ``retain_graph=True``) say their cost in
+    their title. ``applicability`` follows ruff: "safe" or "unsafe".
+    """
+
+    title: Message
+    edits: tuple[Edit, ...]
+    preferred: bool = False
+    applicability: str = "safe"
+
+
+@dataclass(frozen=True)
+class Related:
+    """A location that explains a finding (where the graph was built, where it was freed)."""
+
+    span: Span
+    message: Message
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One hazard found in a file.
+
+    ``code`` is the stable rule code (``GG101``); ``span`` the offending expression;
+    ``message`` names the tensor and the lines involved; ``related`` gives the graph's
+    definition and the freeing call; ``fixes`` the quick fixes (at most one preferred).
+    """
+
+    code: str
+    span: Span
+    message: Message
+    related: tuple[Related, ...] = ()
+    fixes: tuple[Fix, ...] = ()
+
+    @property
+    def preferred_fix(self) -> Fix | None:
+        """The fix marked preferred, or ``None``."""
+        return next((f for f in self.fixes if f.preferred), None)
+
+
+@dataclass(frozen=True)
+class SyntaxProblem:
+    """Why a text could not be analysed: a parse error at ``pos`` (or nesting too deep)."""
+
+    pos: Pos
+    message: str
+
+
+@dataclass(frozen=True)
+class FileResult:
+    """The analysis of one text: its findings, sorted by position, or a syntax problem."""
+
+    findings: tuple[Finding, ...] = ()
+    syntax_error: SyntaxProblem | None = None
