@@ -38,3 +38,19 @@ class Rule:
     def url(self) -> str:
         """The rule's documentation page."""
         return f"https://gradguard.dev/rules/{self.code}"
+
+
+def all_rules() -> tuple[Rule, ...]:
+    """Every rule, ordered by code."""
+    from gradguard.rules import registry
+
+    return registry.RULES
+
+
+def rule_for(code_or_name: str) -> Rule | None:
+    """The rule whose code (``GG101``, any case) or kebab-case name matches, else ``None``."""
+    key = code_or_name.strip()
+    for rule in all_rules():
+        if rule.code.lower() == key.lower() or rule.name == key.lower():
+            return rule
+    return None

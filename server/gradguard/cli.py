@@ -1,0 +1,5 @@
+"""Placeholder CLI."""
+
+
+def main(argv=None) -> int:
+    return 0
