@@ -1,0 +1,238 @@
+// GradGuard for VS Code: starts `<python> -m gradguard lsp` over stdio for Python files,
+// untitled Python buffers and Python notebook cells, and keeps it in step with the settings.
+import * as vscode from "vscode";
+import {
+  DidChangeConfigurationNotification,
+  DocumentSelector,
+  LanguageClient,
+  LanguageClientOptions,
+  ServerOptions,
+} from "vscode-languageclient/node";
+import { chooseServerCommand, expandVariables, probeModule, ServerCommand } from "./interpreter";
+import { activePythonExecutable, hasPythonExtension, onActivePythonChange } from "./pythonEnvironment";
+import { buildServerSettings, RESTART_SETTINGS, ServerSettings } from "./settings";
+
+/** Files, untitled buffers and notebook cells that GradGuard analyses. */
+export const DOCUMENT_SELECTOR: DocumentSelector = [
+  { scheme: "file", language: "python" },
+  { scheme: "untitled", language: "python" },
+  { notebook: "*", language: "python" },
+];
+
+const SECTION = "gradguard";
+const START_TIMEOUT_MS = 60000;
+const STOP_TIMEOUT_MS = 5000;
+
+/** What `activate` returns: handy for the integration suite and for other extensions. */
+export interface GradGuardApi {
+  /** Resolves when the latest (re)start has finished, whether the server runs or a problem was reported. */
+  ready(): Promise<void>;
+  /** The running language client, if the server runs. */
+  readonly client: LanguageClient | undefined;
+  /** The command the server was last started with. */
+  readonly serverCommand: ServerCommand | undefined;
+  restart(): Promise<void>;
+}
+
+/** The server settings for `scope` (a document or folder URI; undefined: the window), with problems logged. */
+function serverSettings(scope: vscode.Uri | undefined, log?: vscode.LogOutputChannel): ServerSettings {
+  const built = buildServerSettings(vscode.workspace.getConfiguration(SECTION, scope), vscode.env.language);
+  for (const p of built.problems) log?.warn(p);
+  return built.settings;
+}
+
+/**
+ * The language client's options: which documents, where the output goes, and the one place
+ * that answers `initializationOptions` and `workspace/configuration` for "gradguard".
+ */
+export function clientOptions(output: vscode.LogOutputChannel, folder: vscode.WorkspaceFolder | undefined): LanguageClientOptions {
+  return {
+    documentSelector: DOCUMENT_SELECTOR,
+    workspaceFolder: folder,
+    outputChannel: output,
+    traceOutputChannel: output,
+    initializationOptions: () => serverSettings(folder?.uri, output),
+    middleware: {
+      workspace: {
+        configuration: async (params, token, next) => {
+          const answers = await next(params, token);
+          if (!Array.isArray(answers)) return answers;
+          return params.items.map((item, i) =>
+            item.section === SECTION ? serverSettings(item.scopeUri ? vscode.Uri.parse(item.scopeUri) : folder?.uri) : answers[i]);
+        },
+      },
+    },
+  };
+}
+
+function message(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
+function timeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(vscode.l10n.t("{0} did not finish within {1} seconds", what, ms / 1000))), ms);
+    p.then((v) => { clearTimeout(timer); resolve(v); }, (e) => { clearTimeout(timer); reject(e); });
+  });
+}
+
+class GradGuard implements GradGuardApi {
+  client: LanguageClient | undefined;
+  serverCommand: ServerCommand | undefined;
+  private pending: Promise<void> = Promise.resolve();
+
+  constructor(private readonly output: vscode.LogOutputChannel) {}
+
+  ready(): Promise<void> {
+    return this.pending;
+  }
+
+  /** Stop the server (if any) and start it again with the current settings; calls are queued. */
+  restart(): Promise<void> {
+    this.pending = this.pending.then(() => this.startFresh()).catch((e) => this.output.error(`restart: ${message(e)}`));
+    return this.pending;
+  }
+
+  async stop(): Promise<void> {
+    const client = this.client;
+    this.client = undefined;
+    if (!client) return;
+    try {
+      await client.stop(STOP_TIMEOUT_MS);
+    } catch (e) {
+      this.output.warn(`stopping the server: ${message(e)}`);
+    }
+  }
+
+  /** Tell a running server that settings changed, with the same settings object `initializationOptions` had. */
+  async settingsChanged(): Promise<void> {
+    const folder = vscode.workspace.workspaceFolders?.[0];
+    await this.client?.sendNotification(DidChangeConfigurationNotification.type, { settings: { [SECTION]: serverSettings(folder?.uri, this.output) } });
+  }
+
+  private async startFresh(): Promise<void> {
+    await this.stop();
+    const folder = vscode.workspace.workspaceFolders?.[0];
+    const cfg = vscode.workspace.getConfiguration(SECTION, folder?.uri);
+    const expand = (v: string) => expandVariables(v, folder?.uri.fsPath);
+    const interpreter = expand(cfg.get<string>("interpreter") ?? "");
+    let command: ServerCommand;
+    try {
+      command = chooseServerCommand({
+        path: (cfg.get<string[]>("path") ?? []).map(expand),
+        interpreter,
+        pythonExtension: interpreter.trim() ? undefined : await activePythonExecutable(folder?.uri, this.output),
+      });
+    } catch (e) {
+      this.serverCommand = undefined;
+      this.report(vscode.l10n.t("GradGuard cannot start: {0}", message(e)), ["settings"]);
+      return;
+    }
+    this.serverCommand = command;
+    this.output.info(`server command (${command.source}): ${[command.command, ...command.args].join(" ")}`);
+    if (command.python) {
+      const probe = await probeModule(command.python, "gradguard", folder?.uri.fsPath);
+      if (probe.kind !== "ok") {
+        this.output.error(probe.detail);
+        if (probe.kind === "not-importable") {
+          this.report(vscode.l10n.t("GradGuard is not installed in the Python interpreter {0}.", command.python), ["install", "choose"]);
+        } else if (probe.kind === "not-found") {
+          this.report(vscode.l10n.t("GradGuard cannot start: the Python interpreter {0} was not found.", command.python), ["choose"]);
+        } else {
+          this.report(vscode.l10n.t("GradGuard cannot start: {0}", probe.detail), ["choose", "output"]);
+        }
+        return;
+      }
+    }
+    const serverOptions: ServerOptions = { command: command.command, args: command.args, options: { cwd: folder?.uri.fsPath } };
+    const client = new LanguageClient(SECTION, "GradGuard", serverOptions, clientOptions(this.output, folder));
+    this.client = client;
+    try {
+      await timeout(client.start(), START_TIMEOUT_MS, vscode.l10n.t("Starting the GradGuard server"));
+    } catch (e) {
+      this.output.error(`start: ${message(e)}`);
+      this.report(vscode.l10n.t("The GradGuard server failed to start: {0}", message(e)), ["output"]);
+    }
+  }
+
+  /** Show a warning with actions; never fail silently. */
+  private report(text: string, actions: ("install" | "choose" | "output" | "settings")[]): void {
+    const labels = {
+      install: vscode.l10n.t("Install GradGuard"),
+      choose: vscode.l10n.t("Choose interpreter"),
+      output: vscode.l10n.t("Show Output"),
+      settings: vscode.l10n.t("Open Settings"),
+    };
+    this.output.error(text);
+    const python = this.serverCommand?.python;
+    void vscode.window.showWarningMessage(text, ...actions.map((a) => labels[a])).then(async (picked) => {
+      if (picked === labels.install && python) await installGradGuard(python);
+      else if (picked === labels.choose) await chooseInterpreter();
+      else if (picked === labels.output) this.output.show();
+      else if (picked === labels.settings) await vscode.commands.executeCommand("workbench.action.openSettings", SECTION);
+    });
+  }
+}
+
+/** Run `<python> -m pip install gradguard` as a task in the terminal panel; restart the server when it succeeds. */
+async function installGradGuard(python: string): Promise<void> {
+  const task = new vscode.Task(
+    { type: SECTION, action: "install" },
+    vscode.TaskScope.Workspace,
+    vscode.l10n.t("Install GradGuard"),
+    "GradGuard",
+    new vscode.ProcessExecution(python, ["-m", "pip", "install", "--upgrade", "gradguard"]),
+  );
+  const execution = await vscode.tasks.executeTask(task);
+  const done = vscode.tasks.onDidEndTaskProcess((e) => {
+    if (e.execution !== execution) return;
+    done.dispose();
+    if (e.exitCode === 0) void vscode.commands.executeCommand("gradguard.restart");
+  });
+}
+
+/** Let the user pick the interpreter: the Python extension's picker, or a file dialog that sets `gradguard.interpreter`. */
+async function chooseInterpreter(): Promise<void> {
+  const cfg = vscode.workspace.getConfiguration(SECTION);
+  if (hasPythonExtension() && !cfg.get<string>("interpreter")) {
+    await vscode.commands.executeCommand("python.setInterpreter");
+    return;
+  }
+  const picked = await vscode.window.showOpenDialog({
+    title: vscode.l10n.t("Python interpreter for GradGuard"),
+    openLabel: vscode.l10n.t("Use this interpreter"),
+    canSelectMany: false,
+    canSelectFolders: false,
+  });
+  if (!picked?.length) return;
+  const target = vscode.workspace.workspaceFolders?.length ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global;
+  await cfg.update("interpreter", picked[0].fsPath, target);
+}
+
+let instance: GradGuard | undefined;
+
+export async function activate(context: vscode.ExtensionContext): Promise<GradGuardApi> {
+  const output = vscode.window.createOutputChannel("GradGuard", { log: true });
+  const gg = new GradGuard(output);
+  instance = gg;
+  context.subscriptions.push(
+    output,
+    vscode.commands.registerCommand("gradguard.restart", () => gg.restart()),
+    vscode.commands.registerCommand("gradguard.showOutput", () => output.show()),
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (RESTART_SETTINGS.some((key) => e.affectsConfiguration(key))) void gg.restart();
+      else if (e.affectsConfiguration(SECTION)) void gg.settingsChanged();
+    }),
+  );
+  const pythonChange = await onActivePythonChange(() => {
+    if (!vscode.workspace.getConfiguration(SECTION).get<string>("interpreter")) void gg.restart();
+  }, output);
+  if (pythonChange) context.subscriptions.push(pythonChange);
+  void gg.restart();
+  return gg;
+}
+
+export async function deactivate(): Promise<void> {
+  await instance?.stop();
+  instance = undefined;
+}
