@@ -15,6 +15,7 @@ changed. The build hook ``hatch_build.py`` loads this file to run :func:`compile
 
 from __future__ import annotations
 
+import ast
 import io
 import re
 import sys
@@ -156,6 +157,26 @@ def template_problems(template: Catalog, extracted: Catalog) -> list[str]:
                for m in sorted(have - want, key=str)])
 
 
+def unmarked_messages(source: Path = SOURCE_DIR) -> list[str]:
+    """``Message(...)`` calls in the ``.py`` files under ``source`` whose msgid is a string
+    literal or f-string instead of ``N_("...")``: Babel does not extract those, so they
+    would never be translated. One ``path:line: ...`` problem each, the path relative to
+    ``source``'s parent (``gradguard/lsp/server.py:135``)."""
+    problems = []
+    for path in sorted(source.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_bytes(), str(path))):
+            if not isinstance(node, ast.Call):
+                continue
+            func = node.func
+            name = func.id if isinstance(func, ast.Name) else getattr(func, "attr", None)
+            msgid = node.args[0] if node.args else next(
+                (k.value for k in node.keywords if k.arg == "msgid"), None)
+            if name == "Message" and isinstance(msgid, (ast.Constant, ast.JoinedStr)):
+                where = f"{path.relative_to(source.parent).as_posix()}:{node.lineno}"
+                problems.append(f"{where}: mark the msgid with N_(): {ast.unparse(msgid)}")
+    return problems
+
+
 def _code(text: str) -> tuple[list[str], set[str]]:
     """A Markdown text's fenced code blocks (in order) and its inline code spans."""
     blocks = [m.group(0).strip() for m in _FENCED.finditer(text)]
@@ -181,6 +202,23 @@ def message_problems(msgid: str, translation: str) -> list[str]:
     return problems
 
 
+def _entry_problems(msgid: str | tuple[str, str], string: str | tuple[str, ...],
+                    num_plurals: int) -> list[str]:
+    """:func:`message_problems` for one entry; a plural entry needs ``num_plurals``
+    forms, the first checked against the singular msgid when there are several, every
+    other one (the only one, in Chinese) against the plural msgid."""
+    if isinstance(msgid, str):
+        return message_problems(msgid, string)
+    if len(string) != num_plurals:
+        return [f"{len(string)} plural forms, the catalog's Plural-Forms says {num_plurals}"]
+    singular, plural = msgid
+    problems = []
+    for i, form in enumerate(string):
+        problems += [p for p in message_problems(singular if i == 0 < num_plurals - 1 else plural, form)
+                     if p not in problems]
+    return problems
+
+
 def catalog_problems(template: Catalog, catalog: Catalog) -> list[str]:
     """Every reason ``catalog`` is not a complete translation of ``template``: a msgid
     missing, untranslated, fuzzy or failing :func:`message_problems`, or left over."""
@@ -195,7 +233,8 @@ def catalog_problems(template: Catalog, catalog: Catalog) -> list[str]:
         elif entry.fuzzy:
             problems.append(f"{locale}: fuzzy (review, then drop the flag): {m.id!r}")
         else:
-            problems += [f"{locale}: {p}: {m.id!r}" for p in message_problems(m.id, entry.string)]
+            problems += [f"{locale}: {p}: {m.id!r}"
+                         for p in _entry_problems(m.id, entry.string, catalog.num_plurals)]
     wanted = {(m.id, m.context) for m in template if m.id}
     problems += [f"{locale}: not in the template (run extract): {m.id!r}"
                  for m in catalog if m.id and (m.id, m.context) not in wanted]
@@ -214,10 +253,11 @@ def compiled_problems(locale_dir: Path) -> list[str]:
 
 
 def check() -> list[str]:
-    """Every problem with the catalogs: template out of date, a catalog incomplete, a
-    compiled catalog stale. Empty when all is well."""
+    """Every problem with the catalogs: a message not marked for extraction, the
+    template out of date, a catalog incomplete, a compiled catalog stale. Empty when
+    all is well."""
     template = load(TEMPLATE)
-    problems = template_problems(template, extract_template())
+    problems = unmarked_messages() + template_problems(template, extract_template())
     for locale in catalog_locales():
         problems += catalog_problems(template, load(po_path(locale), locale))
     return problems + compiled_problems(LOCALE_DIR)

@@ -92,6 +92,24 @@ def test_render_in_english_and_chinese():
     assert i18n.render(message, "zh-TW") == RENDER_EN
 
 
+def test_every_message_is_marked_for_extraction():
+    assert tool.unmarked_messages() == []
+
+
+def test_unmarked_messages_are_named_with_their_line(tmp_path):
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "a.py").write_text(
+        'from m import Message, N_\n'
+        'ok = Message(N_("Graph freed on line {line}"), {"line": 3})\n'
+        'bad = Message("Graph freed")\n'
+        'worse = model.Message(msgid=f"line {n}")\n')
+    assert tool.unmarked_messages(package) == [
+        "pkg/a.py:3: mark the msgid with N_(): 'Graph freed'",
+        "pkg/a.py:4: mark the msgid with N_(): f'line {n}'",
+    ]
+
+
 def test_template_is_up_to_date_with_the_source():
     assert tool.template_problems(tool.load(tool.TEMPLATE), tool.extract_template()) == []
 
@@ -136,6 +154,23 @@ def test_catalog_problems_name_missing_fuzzy_and_stale_entries():
         "zh_CN: missing (run extract): 'three'",
         "zh_CN: not in the template (run extract): 'gone'",
     ]
+
+
+@pytest.mark.parametrize("locale, forms, problems", [
+    ("zh_CN", ("{count} 个文件无法检查",), []),
+    ("zh_CN", ("有文件无法检查",), ["placeholders [] != ['count']"]),
+    ("zh_CN", ("{count} 个", "{count} 个"), ["2 plural forms, the catalog's Plural-Forms says 1"]),
+    ("de", ("Eine Datei nicht lesbar", "{count} Dateien nicht lesbar"), []),
+    ("de", ("{count} Datei nicht lesbar", "{count} Dateien nicht lesbar"),
+     ["placeholders ['count'] != []"]),
+])
+def test_plural_forms_are_checked_against_singular_and_plural(locale, forms, problems):
+    msgid = ("One file could not be checked", "{count} files could not be checked")
+    template = Catalog()
+    template.add(msgid)
+    catalog = Catalog(locale=locale)
+    catalog.add(msgid, forms)
+    assert tool.catalog_problems(template, catalog) == [f"{locale}: {p}: {msgid!r}" for p in problems]
 
 
 def test_template_problems_name_new_and_removed_messages():
