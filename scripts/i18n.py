@@ -6,8 +6,8 @@
     python scripts/i18n.py compile        # every .po -> .mo beside it (the build hook does this)
     python scripts/i18n.py check          # what tests/test_i18n.py asserts; exit 1 on a problem
 
-Messages are the strings passed to ``N_()``, ``_()`` or ``gettext()`` (Babel's default
-keywords) anywhere under ``server/gradguard``; a ``# TRANSLATORS:`` comment just above
+Messages are the strings passed to ``N_()``, ``_()``, ``gettext()`` or ``ngettext()``
+(Babel's default keywords) anywhere under ``server/gradguard``; a ``# TRANSLATORS:`` comment just above
 goes into the catalogs. The template records each message's file but not its line, so
 that moving code does not churn the catalogs; files are rewritten only when a message
 changed. The build hook ``hatch_build.py`` loads this file to run :func:`compile_catalogs`.
@@ -214,8 +214,8 @@ def _entry_problems(msgid: str | tuple[str, str], string: str | tuple[str, ...],
     singular, plural = msgid
     problems = []
     for i, form in enumerate(string):
-        problems += [p for p in message_problems(singular if i == 0 < num_plurals - 1 else plural, form)
-                     if p not in problems]
+        source = singular if i == 0 and num_plurals > 1 else plural
+        problems += [p for p in message_problems(source, form) if p not in problems]
     return problems
 
 
