@@ -1,13 +1,100 @@
-"""Placeholder while the interpreter is written."""
+"""Parse, pick the roots worth interpreting, interpret them, and build findings.
+
+Roots: the module body (calls into functions and classes of the file are interpreted
+inline, with the caller's values), then every top-level function and every method alone
+(parameters unknown). A cheap text test skips files, and functions, from which no
+backward-like call is reachable.
+"""
+
+from __future__ import annotations
+
+import re
 
 import libcst as cst
 
-from gradguard.analysis.model import FileResult, Pos, SyntaxProblem
+from gradguard.analysis import torchapi as T
+from gradguard.analysis.interp import Interpreter
+from gradguard.analysis.model import FileResult, Finding, Pos, SyntaxProblem
+from gradguard.analysis.source import Source
+
+_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def parse(text: str) -> tuple[cst.Module | None, SyntaxProblem | None]:
+    """Parse with libcst's native parser; a syntax error (or nesting too deep for the
+    parser) becomes a :class:`SyntaxProblem` instead of an exception."""
+    try:
+        return cst.parse_module(text), None
+    except cst.ParserSyntaxError as e:
+        return None, SyntaxProblem(Pos(e.raw_line, e.raw_column), _syntax_message(e))
+    except RecursionError:
+        return None, SyntaxProblem(Pos(1, 0), "too deeply nested to analyse")
+    except Exception as e:  # the native parser reports some errors as other types
+        return None, SyntaxProblem(Pos(1, 0), str(e).splitlines()[0] if str(e) else type(e).__name__)
+
+
+def _syntax_message(e: cst.ParserSyntaxError) -> str:
+    msg = e.message.strip()
+    return msg.splitlines()[0] if msg else "invalid syntax"
 
 
 def analyze_text(text: str) -> FileResult:
+    """Analyse one source text; see :func:`gradguard.analysis.analyze`."""
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    if not any(tok in text for tok in T.TRIGGER_TOKENS):
+        module, problem = parse(text)
+        return FileResult(syntax_error=problem)
+    module, problem = parse(text)
+    if module is None:
+        return FileResult(syntax_error=problem)
     try:
-        cst.parse_module(text)
-    except cst.ParserSyntaxError as e:
-        return FileResult(syntax_error=SyntaxProblem(Pos(e.raw_line, e.raw_column), e.message))
-    return FileResult()
+        findings = _findings(text, module)
+    except RecursionError:
+        return FileResult(syntax_error=SyntaxProblem(Pos(1, 0), "too deeply nested to analyse"))
+    return FileResult(findings=tuple(sorted(findings, key=lambda f: (f.span, f.code))))
+
+
+def _triggered(module: cst.Module) -> tuple[set, dict]:
+    """Names of the file's functions and methods from which a backward-like call can be
+    reached, by text (a function whose code names a triggered function is triggered)."""
+    codes = {}
+    for stmt in module.body:
+        if isinstance(stmt, cst.FunctionDef):
+            codes[stmt] = (stmt.name.value, module.code_for_node(stmt))
+        elif isinstance(stmt, cst.ClassDef) and isinstance(stmt.body, cst.IndentedBlock):
+            for m in stmt.body.body:
+                if isinstance(m, cst.FunctionDef):
+                    codes[m] = (m.name.value, module.code_for_node(m))
+    hot = {n for n, (name, code) in codes.items() if any(t in code for t in T.TRIGGER_TOKENS)}
+    words = {n: set(_WORD.findall(code)) for n, (_, code) in codes.items()}
+    changed = True
+    while changed:
+        hot_names = {codes[n][0] for n in hot} | {"forward"}
+        new = {n for n in codes if n not in hot and words[n] & hot_names}
+        changed = bool(new)
+        hot |= new
+    return hot, codes
+
+
+def _findings(text: str, module: cst.Module) -> list[Finding]:
+    from gradguard.rules import registry
+
+    interp = Interpreter(module)
+    interp.run_module()
+    hot, _ = _triggered(module)
+    for stmt in module.body:
+        if isinstance(stmt, cst.FunctionDef) and stmt in hot:
+            interp.run_function(stmt, None)
+        elif isinstance(stmt, cst.ClassDef):
+            info = interp.class_info(stmt)
+            for m in info.methods.values():
+                if m in hot:
+                    interp.run_function(m, info)
+    if not interp.hazards and not interp.detaches:
+        return []
+    src = Source(text, module)
+    out: dict = {}
+    for finding in registry.build_findings(interp, src):
+        out.setdefault((finding.code, finding.span), finding)
+    return list(out.values())

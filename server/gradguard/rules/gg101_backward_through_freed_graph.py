@@ -1,11 +1,156 @@
-"""GG101 backward-through-freed-graph."""
+"""GG101 backward-through-freed-graph: a backward walks a graph an earlier backward freed.
 
+PyTorch frees the saved tensors of every node a backward walks unless
+``retain_graph=True`` (torch.Tensor.backward docs); walking such a node again raises
+``RuntimeError: Trying to backward through the graph a second time``.
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from gradguard.analysis.interp import Hazard, Interpreter
+from gradguard.analysis.model import Finding, Fix, Message
+from gradguard.analysis.source import Source
 from gradguard.rules import N_, Rule
+from gradguard.rules import common as C
 
 RULE = Rule(
     code="GG101",
     name="backward-through-freed-graph",
     severity="error",
-    summary=N_("TODO"),
-    docs=N_("TODO"),
+    summary=N_("Backward through a graph that an earlier backward already freed"),
+    docs=N_("""## What it does
+Finds a `backward()` or `torch.autograd.grad()` that walks part of an autograd graph
+that an earlier backward already walked without `retain_graph=True`: the same loss
+backwarded twice, two losses that share a sub-expression, or a GAN whose
+`fake = G(z)` feeds the discriminator loss (backwarded) and then the generator loss.
+
+## Why is this bad
+A backward frees the saved tensors of every node it walks. The second walk raises
+`RuntimeError: Trying to backward through the graph a second time`.
+
+## Example
+```python
+fake = netG(z)
+d_loss = bce(netD(fake), zeros)
+d_loss.backward()
+g_loss = bce(netD(fake), ones)
+g_loss.backward()  # walks netG's freed graph
+```
+
+## Use instead
+Detach what the first loss should not train through, or recompute:
+```python
+fake = netG(z)
+d_loss = bce(netD(fake.detach()), zeros)
+d_loss.backward()
+g_loss = bce(netD(fake), ones)
+g_loss.backward()
+```
+When both backwards are meant to run through the same graph, pass
+`retain_graph=True` to the first one (its saved tensors then stay in memory until the
+second backward).
+"""),
+    valid=(
+        """import torch
+net = torch.nn.Linear(2, 1)
+x = torch.randn(4, 2)
+loss = net(x).sum()
+loss.backward(retain_graph=True)
+loss.backward()
+""",
+        """import torch
+netG, netD = torch.nn.Linear(2, 2), torch.nn.Linear(2, 1)
+fake = netG(torch.randn(4, 2))
+d_loss = netD(fake.detach()).mean()
+d_loss.backward()
+g_loss = -netD(fake).mean()
+g_loss.backward()
+""",
+    ),
+    invalid=(
+        """import torch
+net = torch.nn.Linear(2, 1)
+x = torch.randn(4, 2)
+loss = net(x).sum()
+loss.backward()
+loss.backward()
+""",
+        """import torch
+netG, netD = torch.nn.Linear(2, 2), torch.nn.Linear(2, 1)
+fake = netG(torch.randn(4, 2))
+g_loss = -netD(fake).mean()
+g_loss.backward()
+d_loss = netD(fake).mean()
+d_loss.backward()
+""",
+    ),
 )
+
+
+def build(h: Hazard, interp: Interpreter, src: Source) -> Finding:
+    """The GG101 finding for a hazard of kind "same"."""
+    seg = C.graph_seg(h, interp)
+    args = {"tensor": C.tensor_name(h, src), "graph": C.graph_label(seg, src),
+            "built_line": src.span(seg.node).start.line,
+            "freed_line": C.free_line(h, interp, src)}
+    message = Message(N_("`{tensor}` is backwarded through the graph of `{graph}` (built on "
+                         "line {built_line}), which the backward on line {freed_line} "
+                         "already freed"), args)
+    return Finding(RULE.code, src.span(h.node), message, C.related(h, interp, src),
+                   _fixes(h, interp, src))
+
+
+def _fixes(h: Hazard, interp: Interpreter, src: Source) -> tuple[Fix, ...]:
+    fixes = []
+    detach = _detach_at_second_use(h, interp, src)
+    if detach is not None:
+        fixes.append(detach)
+    else:
+        recompute = _recompute(h, interp, src)
+        if recompute is not None:
+            fixes.append(recompute)
+    stepped = h.steps > h.frees[0].steps
+    retain = C.retain_fix(h, src, preferred=not fixes and not stepped)
+    if retain is not None:
+        fixes.append(retain)
+    return tuple(fixes)
+
+
+def _detach_at_second_use(h: Hazard, interp: Interpreter, src: Source) -> Fix | None:
+    """GAN shape: a module call built after the free takes the freed tensor as input
+    (``netD(fake)``); detaching it there keeps the later loss off the freed graph."""
+    hit = set(h.segs)
+    for sid in sorted(h.val_segs):
+        seg = interp.segs[sid]
+        if sid in hit or sid in h.freed:
+            continue
+        for node, segs in seg.inputs:
+            if segs & hit:
+                name = src.code(node, 40)
+                return Fix(Message(N_("Detach `{name}` here: this loss must not backpropagate "
+                                      "into the graph that was already freed"), {"name": name}),
+                           (src.append_to(node, ".detach()"),), preferred=True)
+    return None
+
+
+def _recompute(h: Hazard, interp: Interpreter, src: Source) -> Fix | None:
+    """Recompute the backwarded variable just before the backward, when its defining
+    statement reads nothing whose graph is freed (so the recomputation is a fresh graph)."""
+    if not isinstance(h.root, cst.Name):
+        return None
+    frame_id = h.frames[-1][0]
+    binding = h.env.get((frame_id, h.root.value)) or h.env.get(("G", h.root.value))
+    stmt = binding.stmt if binding is not None else None
+    if not (isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 and
+            isinstance(stmt.body[0], cst.Assign)):
+        return None
+    if C.reads_freed(stmt.body[0].value, h, interp, frame_id):
+        return None
+    here = C.frame_stmt(h, frame_id)
+    if here is None or here is stmt:
+        return None
+    return Fix(Message(N_("Recompute `{name}` before this backward (a fresh graph)"),
+                       {"name": h.root.value}),
+               (src.insert_line_before(here, src.statement_code(stmt)),), preferred=True)

@@ -1,11 +1,136 @@
-"""GG102 graph-carried-across-iterations."""
+"""GG102 graph-carried-across-iterations: state carried from one loop iteration to the
+next keeps the previous iteration's graph attached, so iteration 2 walks the graph that
+iteration 1's backward freed (RNN hidden state, running sums, ``self.h``).
 
+PyTorch docs, "Truncated BPTT" / autograd mechanics: detach the carried state between
+iterations (``h = h.detach()``).
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from gradguard.analysis.interp import Hazard, Interpreter
+from gradguard.analysis.model import Finding, Fix, Message
+from gradguard.analysis.source import Source
 from gradguard.rules import N_, Rule
+from gradguard.rules import common as C
 
 RULE = Rule(
     code="GG102",
     name="graph-carried-across-iterations",
     severity="error",
-    summary=N_("TODO"),
-    docs=N_("TODO"),
+    summary=N_("A value carried to the next loop iteration keeps the freed graph of the "
+               "previous one"),
+    docs=N_("""## What it does
+Finds loop-carried state (an RNN hidden state, a running sum, an attribute such as
+`self.h`) that is computed from graph-carrying tensors in one iteration and used in the
+next, while each iteration calls backward.
+
+## Why is this bad
+Iteration 1's backward frees the graph behind the state. Iteration 2 builds on the same
+state, so its backward walks into iteration 1's freed graph and raises
+`RuntimeError: Trying to backward through the graph a second time`. Adding
+`retain_graph=True` silences the error but makes every step backpropagate through all
+earlier iterations: time and memory grow with the step count.
+
+## Example
+```python
+h = None
+for x, y in batches:
+    out, h = rnn(x, h)
+    loss = crit(out, y)
+    loss.backward()
+```
+
+## Use instead
+Detach the carried state after the backward (truncated backpropagation through time):
+```python
+h = None
+for x, y in batches:
+    out, h = rnn(x, h)
+    loss = crit(out, y)
+    loss.backward()
+    h = h.detach()
+```
+"""),
+    valid=(
+        """import torch
+rnn = torch.nn.RNN(2, 4)
+h = None
+for _ in range(3):
+    out, h = rnn(torch.randn(5, 1, 2), h)
+    out.sum().backward()
+    h = h.detach()
+""",
+    ),
+    invalid=(
+        """import torch
+rnn = torch.nn.RNN(2, 4)
+h = None
+for _ in range(3):
+    out, h = rnn(torch.randn(5, 1, 2), h)
+    out.sum().backward()
+""",
+    ),
 )
+
+
+def build(h: Hazard, interp: Interpreter, src: Source) -> Finding:
+    """The GG102 finding for a hazard of kind "carried"."""
+    carried = _carried(h, src)
+    seg = C.graph_seg(h, interp)
+    name = carried[0] if carried else C.graph_label(seg, src)
+    args = {"tensor": C.tensor_name(h, src), "carried": name,
+            "freed_line": C.free_line(h, interp, src)}
+    message = Message(N_("`{tensor}` reaches the previous iteration's graph through "
+                         "`{carried}`, which the backward on line {freed_line} freed in "
+                         "that iteration"), args)
+    related = C.related(h, interp, src)
+    fixes = []
+    if carried is not None:
+        fixes.append(_detach_fix(h, src, carried))
+    retain = C.retain_fix(h, src, preferred=False)
+    if retain is not None:
+        fixes.append(retain)
+    return Finding(RULE.code, src.span(h.node), message, related,
+                   tuple(f for f in fixes if f is not None))
+
+
+def _carried(h: Hazard, src: Source):
+    """The carried variable: a name of the loop's frame, assigned inside the loop, whose
+    value holds the freed graph; returns ``(name, value)``."""
+    loop = h.loop
+    lspan = src.span(loop.node)
+    hit = set(h.segs)
+    best = None
+    for key, b in h.env.items():
+        if key[0] != loop.frame or not (b.val.segs & hit) or b.stmt is None:
+            continue
+        if isinstance(b.stmt, cst.CSTNode) and not isinstance(b.stmt, (cst.For, cst.While)):
+            try:
+                s = src.span(b.stmt)
+            except KeyError:
+                continue
+            if lspan.start <= s.start and s.end <= lspan.end:
+                if best is None or s.start > best[2]:
+                    best = (key[1], b.val, s.start)
+    return (best[0], best[1]) if best else None
+
+
+def _detach_fix(h: Hazard, src: Source, carried) -> Fix | None:
+    name, val = carried
+    free = h.frees[0]
+    after = next((stmt for fid, stmt in free.stmts if fid == h.loop.frame), None)
+    if after is None:
+        return None
+    if val.kind in ("container",) or (val.kind == "object"):
+        return None
+    if val.elts is not None:
+        code = f"{name} = tuple(t.detach() for t in {name})"
+    else:
+        code = f"{name} = {name}.detach()"
+    return Fix(Message(N_("Detach `{name}` after the backward on line {line}, so the next "
+                          "iteration starts a new graph"),
+                       {"name": name, "line": src.span(after).start.line}),
+               (src.insert_line_after(after, code),), preferred=True)

@@ -1,11 +1,143 @@
-"""GG103 graph-reused-across-iterations."""
+"""GG103 graph-reused-across-iterations: a graph-carrying tensor computed once, before a
+loop (or cached on an object), feeds every iteration's loss; the first iteration's
+backward frees its graph and the second iteration walks it again.
 
+PyTorch docs, autograd mechanics ("Saved tensors"): a backward frees the buffers of the
+graph it walked unless ``retain_graph=True``.
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+import libcst.matchers as m
+
+from gradguard.analysis.interp import Hazard, Interpreter
+from gradguard.analysis.model import Finding, Fix, Message
+from gradguard.analysis.source import Source
 from gradguard.rules import N_, Rule
+from gradguard.rules import common as C
 
 RULE = Rule(
     code="GG103",
     name="graph-reused-across-iterations",
     severity="error",
-    summary=N_("TODO"),
-    docs=N_("TODO"),
+    summary=N_("A graph built once before a loop is backwarded in every iteration"),
+    docs=N_("""## What it does
+Finds a tensor that carries an autograd graph, computed once before a loop (or cached),
+and used in the loss of every iteration.
+
+## Why is this bad
+The first iteration's backward frees the graph behind that tensor; the second
+iteration's backward walks it again and raises
+`RuntimeError: Trying to backward through the graph a second time`.
+`retain_graph=True` silences it, but the gradient then keeps flowing through a
+computation made with the old parameters.
+
+## Example
+```python
+values = net(states)
+for t in range(T):
+    loss = (targets[t] - values[t]) ** 2
+    loss.backward()
+```
+
+## Use instead
+Compute it inside the loop, so each iteration has its own graph:
+```python
+for t in range(T):
+    values = net(states)
+    loss = (targets[t] - values[t]) ** 2
+    loss.backward()
+```
+If it is a constant for the loop (a teacher's output, a target), build it under
+`torch.no_grad()` or `.detach()` it.
+"""),
+    valid=(
+        """import torch
+net = torch.nn.Linear(2, 1)
+states = torch.randn(5, 2)
+for t in range(3):
+    values = net(states)
+    values[t].sum().backward()
+""",
+    ),
+    invalid=(
+        """import torch
+net = torch.nn.Linear(2, 1)
+states = torch.randn(5, 2)
+values = net(states)
+for t in range(3):
+    values[t].sum().backward()
+""",
+    ),
 )
+
+
+def build(h: Hazard, interp: Interpreter, src: Source) -> Finding:
+    """The GG103 finding for a hazard of kind "reused"."""
+    seg = C.graph_seg(h, interp)
+    args = {"tensor": C.tensor_name(h, src), "graph": C.graph_label(seg, src),
+            "built_line": src.span(seg.node).start.line,
+            "freed_line": C.free_line(h, interp, src)}
+    message = Message(N_("`{tensor}` uses `{graph}`, built once on line {built_line} before "
+                         "the loop; the backward on line {freed_line} frees its graph in the "
+                         "first iteration, so the next iteration fails"), args)
+    fixes = [f for f in (_recompute_in_loop(h, interp, src),
+                         C.retain_fix(h, src, preferred=False)) if f is not None]
+    return Finding(RULE.code, src.span(h.node), message, C.related(h, interp, src),
+                   tuple(fixes))
+
+
+def _recompute_in_loop(h: Hazard, interp: Interpreter, src: Source) -> Fix | None:
+    """Move (or copy) the statement that built the reused value to the top of the loop
+    body, when it is a one-line assignment in the loop's frame, before the loop."""
+    loop = h.loop
+    if loop.body is None:
+        return None
+    lspan = src.span(loop.node)
+    hit = set(h.segs)
+    for key, b in sorted(h.env.items(), key=lambda kv: str(kv[0])):
+        if key[0] not in (loop.frame, "G") or not (b.val.segs & hit):
+            continue
+        stmt = b.stmt
+        if not (isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 and
+                isinstance(stmt.body[0], cst.Assign)):
+            continue
+        if src.span(stmt).start >= lspan.start:
+            continue
+        if C.reads_freed(stmt.body[0].value, h, interp, loop.frame):
+            continue
+        name = key[1]
+        target, where = loop, loop.body
+        if any(m.findall(e, m.Name(name)) for e in loop.header):
+            outer = _enclosing_loop(h, loop)
+            if outer is None:
+                continue
+            target, where = outer, outer.body
+        code = src.statement_code(stmt)
+        edits = [src.insert_line_before(where, code)]
+        if not _used_outside(name, stmt, target, src, h):
+            edits.insert(0, src.delete_lines(stmt))
+        return Fix(Message(N_("Compute `{name}` inside the loop (a new graph each iteration)"),
+                           {"name": name}), tuple(edits), preferred=True)
+    return None
+
+
+def _enclosing_loop(h: Hazard, loop):
+    """The loop around ``loop`` in the same frame, if the hazard's context has one."""
+    return getattr(h, "outer_loop", None)
+
+
+def _used_outside(name: str, stmt, loop, src: Source, h: Hazard) -> bool:
+    """Whether ``name`` is read in its function other than inside ``loop``."""
+    func = next((f for fid, _, f in h.frames if fid == loop.frame), None)
+    scope = func if func is not None else src.module
+    lspan = src.span(loop.node)
+    sspan = src.span(stmt)
+    for n in m.findall(scope, m.Name(name)):
+        s = src.span(n)
+        if (lspan.start <= s.start and s.end <= lspan.end) or \
+                (sspan.start <= s.start and s.end <= sspan.end):
+            continue
+        return True
+    return False

@@ -1,18 +1,21 @@
 """The list of rules, one module each; add a rule by adding its module here."""
 
+from __future__ import annotations
+
 from gradguard.rules import (
-    gg101_backward_through_freed_graph,
-    gg102_graph_carried_across_iterations,
-    gg103_graph_reused_across_iterations,
+    gg101_backward_through_freed_graph as gg101,
+    gg102_graph_carried_across_iterations as gg102,
+    gg103_graph_reused_across_iterations as gg103,
+    gg104_detach_result_discarded as gg104,
 )
 
-RULES = tuple(
-    sorted(
-        (
-            gg101_backward_through_freed_graph.RULE,
-            gg102_graph_carried_across_iterations.RULE,
-            gg103_graph_reused_across_iterations.RULE,
-        ),
-        key=lambda r: r.code,
-    )
-)
+RULES = tuple(sorted((gg101.RULE, gg102.RULE, gg103.RULE, gg104.RULE), key=lambda r: r.code))
+
+_BY_HAZARD = {"same": gg101.build, "carried": gg102.build, "reused": gg103.build}
+
+
+def build_findings(interp, src):
+    """Turn the interpreter's hazard events into findings, rule by rule."""
+    for hazard in interp.hazards:
+        yield _BY_HAZARD[hazard.kind](hazard, interp, src)
+    yield from gg104.build_all(interp.detaches, src)

@@ -1,0 +1,102 @@
+"""Positions, source snippets and text edits for the nodes a finding mentions.
+
+Positions come from libcst's ``PositionProvider``, resolved once per file and only for
+files that have something to report. Edits are minimal text insertions/replacements
+computed from those positions, so everything outside them (comments, formatting, line
+endings) is kept.
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+from libcst.metadata import MetadataWrapper, PositionProvider
+
+from gradguard.analysis.model import Edit, Pos, Span
+
+
+class Source:
+    """One parsed file: its text, lines, newline style and node positions.
+
+    ``text`` is the source without a BOM; lines are 1-based in :meth:`line`.
+    """
+
+    def __init__(self, text: str, module: cst.Module):
+        self.text = text
+        self.module = module
+        self.lines = text.splitlines()
+        self.newline = "\r\n" if "\r\n" in text else ("\r" if "\r" in text else "\n")
+        self._positions = None
+
+    @property
+    def positions(self):
+        if self._positions is None:
+            wrapper = MetadataWrapper(self.module, unsafe_skip_copy=True)
+            self._positions = wrapper.resolve(PositionProvider)
+        return self._positions
+
+    def span(self, node: cst.CSTNode) -> Span:
+        """The node's range (1-based lines, 0-based character columns)."""
+        r = self.positions[node]
+        return Span(Pos(r.start.line, r.start.column), Pos(r.end.line, r.end.column))
+
+    def line(self, n: int) -> str:
+        """Line ``n`` (1-based) without its line ending ('' past the end)."""
+        return self.lines[n - 1] if 0 < n <= len(self.lines) else ""
+
+    def code(self, node: cst.CSTNode, limit: int = 60) -> str:
+        """The node's source text on one line, shortened to ``limit`` characters."""
+        text = " ".join(self.module.code_for_node(node).split())
+        return text if len(text) <= limit else text[: limit - 3] + "..."
+
+    def indent_of(self, stmt: cst.CSTNode) -> str:
+        """The indentation (as written) of the line a statement starts on."""
+        line = self.line(self.span(stmt).start.line)
+        return line[: len(line) - len(line.lstrip())]
+
+    # edits -----------------------------------------------------------------
+    def insert_line_after(self, stmt: cst.CSTNode, code: str) -> Edit:
+        """Insert ``code`` as a new line after ``stmt``, at ``stmt``'s indentation."""
+        end = self.span(stmt).end.line
+        col = len(self.line(end))
+        return Edit(Span(Pos(end, col), Pos(end, col)),
+                    f"{self.newline}{self.indent_of(stmt)}{code}")
+
+    def insert_line_before(self, stmt: cst.CSTNode, code: str) -> Edit:
+        """Insert ``code`` as a new line before ``stmt``, at ``stmt``'s indentation."""
+        start = self.span(stmt).start.line
+        return Edit(Span(Pos(start, 0), Pos(start, 0)),
+                    f"{self.indent_of(stmt)}{code}{self.newline}")
+
+    def delete_lines(self, stmt: cst.CSTNode) -> Edit:
+        """Delete the whole lines a statement occupies."""
+        s = self.span(stmt)
+        if s.end.line < len(self.lines):
+            return Edit(Span(Pos(s.start.line, 0), Pos(s.end.line + 1, 0)), "")
+        prev = s.start.line - 1
+        return Edit(Span(Pos(prev, len(self.line(prev))), Pos(s.end.line, len(self.line(s.end.line)))),
+                    "")
+
+    def append_to(self, node: cst.CSTNode, text: str) -> Edit:
+        """Insert ``text`` right after ``node``."""
+        end = self.span(node).end
+        return Edit(Span(end, end), text)
+
+    def prepend_to(self, node: cst.CSTNode, text: str) -> Edit:
+        """Insert ``text`` right before ``node``."""
+        start = self.span(node).start
+        return Edit(Span(start, start), text)
+
+    def add_keyword(self, call: cst.Call, keyword: str, value: str) -> Edit:
+        """Set ``keyword=value`` in a call: replace an existing value or add the argument."""
+        for arg in call.args:
+            if arg.keyword is not None and arg.keyword.value == keyword:
+                return Edit(self.span(arg.value), value)
+        if call.args:
+            return self.append_to(call.args[-1].value, f", {keyword}={value}")
+        end = self.span(call).end
+        close = Pos(end.line, end.column - 1)
+        return Edit(Span(close, close), f"{keyword}={value}")
+
+    def statement_code(self, stmt: cst.SimpleStatementLine) -> str:
+        """The code of a one-line statement without its leading blank lines or comments."""
+        return self.module.code_for_node(stmt.with_changes(leading_lines=())).rstrip("\r\n")

@@ -1,0 +1,88 @@
+"""What the engine knows about PyTorch's API, as plain tables (never imports torch).
+
+Sources: the autograd mechanics notes (https://pytorch.org/docs/stable/notes/autograd.html),
+``torch.Tensor.backward`` / ``torch.autograd.backward`` / ``torch.autograd.grad``
+(https://pytorch.org/docs/stable/autograd.html) and the derivative formulas in
+``tools/autograd/derivatives.yaml`` of the PyTorch source, which say which operations save
+their inputs or outputs for the backward pass.
+"""
+
+from __future__ import annotations
+
+# Tensor methods and attributes whose result never carries the autograd graph:
+# detach() / detach_() return a tensor with requires_grad=False; item(), tolist() and
+# numpy() leave tensor land; integer/bool results cannot require grad.
+CUT_METHODS = frozenset({
+    "detach", "item", "tolist", "numpy", "cpu_numpy", "size", "dim", "numel", "nelement",
+    "argmax", "argmin", "argsort", "long", "int", "bool", "short", "byte", "char",
+    "nonzero", "sign", "eq", "ne", "lt", "le", "gt", "ge", "isnan", "isinf", "isfinite",
+    "any", "all", "data_ptr", "stride", "element_size", "sample", "multinomial", "bernoulli",
+    "state_dict", "parameters", "named_parameters", "zero_grad", "train", "eval",
+    "register_hook", "get_device", "is_contiguous", "type", "__len__", "count_nonzero",
+})
+
+# Attribute reads that cut the graph (``t.data`` is the tensor without history).
+CUT_ATTRIBUTES = frozenset({"data", "shape", "dtype", "device", "grad", "requires_grad",
+                            "is_leaf", "ndim", "grad_fn", "T_no_grad"})
+
+# Builtins whose result is a Python scalar or container of scalars.
+CUT_BUILTINS = frozenset({"float", "int", "bool", "len", "str", "repr", "print", "round",
+                          "isinstance", "hash", "id", "range", "format", "type"})
+
+# torch.* functions that create tensors from nothing (no graph unless requires_grad=True).
+FACTORIES = frozenset({
+    "tensor", "as_tensor", "from_numpy", "zeros", "ones", "empty", "full", "rand", "randn",
+    "randint", "randperm", "arange", "linspace", "logspace", "eye", "zeros_like",
+    "ones_like", "empty_like", "full_like", "rand_like", "randn_like", "randint_like",
+    "normal", "bernoulli", "multinomial", "manual_seed", "tril_indices", "triu_indices",
+    "one_hot", "no_grad", "inference_mode", "enable_grad", "set_grad_enabled", "device",
+    "Generator", "is_tensor", "numel", "argmax", "argmin", "argsort", "randn_like",
+})
+
+# Operations that save no tensor for backward (their grad_fn needs only shapes or
+# scalars), so walking their freed node again raises nothing: AddBackward0, SubBackward0,
+# NegBackward0, ViewBackward0, UnsqueezeBackward0, ... (derivatives.yaml).
+NON_SAVING_METHODS = frozenset({
+    "view", "reshape", "flatten", "unsqueeze", "squeeze", "transpose", "permute", "t",
+    "contiguous", "clone", "expand", "expand_as", "view_as", "reshape_as", "sum", "mean",
+    "add", "sub", "neg", "float", "double", "half", "to", "cuda", "cpu", "narrow",
+    "chunk", "split", "unbind", "repeat", "movedim", "type_as",
+})
+NON_SAVING_FUNCTIONS = frozenset({"cat", "stack", "add", "sub", "neg", "flatten", "reshape",
+                                  "squeeze", "unsqueeze", "transpose", "chunk", "split",
+                                  "hstack", "vstack", "sum", "mean"})
+
+# Calls that make a leaf that requires grad.
+LEAF_CONSTRUCTORS = frozenset({"Parameter"})
+
+# Modules (torch.nn.X) whose call returns ``(output, hidden)`` where hidden is a tensor
+# (RNN, GRU) or a tuple (LSTM): used to write a correct detach fix for the hidden state.
+RECURRENT_MODULES = {"RNN": "tensor", "GRU": "tensor", "LSTM": "tuple",
+                     "RNNCell": None, "GRUCell": None, "LSTMCell": None}
+
+# Optimizer classes: ``opt.step(closure)`` calls the closure, LBFGS many times.
+OPTIMIZER_SUFFIXES = ("SGD", "Adam", "AdamW", "LBFGS", "RMSprop", "Adagrad", "Adadelta",
+                      "Adamax", "NAdam", "RAdam", "Rprop", "ASGD", "SparseAdam", "Optimizer",
+                      "Adafactor")
+
+# Methods that walk and free the graph of their receiver (Tensor.backward) or of their
+# first argument (wrappers: accelerate's Accelerator.backward, Lightning's
+# manual_backward, Fabric.backward, DeepSpeed engine.backward).
+BACKWARD_METHODS = frozenset({"backward", "manual_backward"})
+
+# Positional index of retain_graph / create_graph in each backward-like API.
+# Tensor.backward(gradient=None, retain_graph=None, create_graph=False, inputs=None)
+# torch.autograd.backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False)
+# torch.autograd.grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False)
+RETAIN_POSITION = {"tensor.backward": (1, 2), "autograd.backward": (2, 3),
+                   "autograd.grad": (3, 4), "wrapper.backward": (None, None)}
+
+# Context managers and decorators under which no graph is recorded.
+NO_GRAD_CONTEXTS = frozenset({"no_grad", "inference_mode"})
+
+# Base classes that make a class an nn.Module (a call runs forward and builds a graph).
+MODULE_BASES = frozenset({"Module", "LightningModule", "Sequential", "ModuleList",
+                          "ModuleDict"})
+
+# Cheap text test: a block without any of these tokens cannot free a graph.
+TRIGGER_TOKENS = ("backward", "autograd", ".grad(", ".step(")

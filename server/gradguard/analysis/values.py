@@ -1,0 +1,168 @@
+"""The abstract domain: what the interpreter knows about a value and about the graph.
+
+A :class:`Val` is an abstract value: its kind (tensor, nn module, optimizer, in-file
+object, function, ...) and the set of *graph segments* it depends on. A segment
+(:class:`Seg`) stands for the autograd nodes one operation added to the graph at one
+program point in one iteration; a value depends on every segment of its history, so a
+backward through the value walks them all (torch/csrc/autograd/engine.cpp executes every
+node reachable from the root). A :class:`State` maps names and object attributes to
+values and records which segments a backward has freed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import libcst as cst
+
+EMPTY: frozenset[int] = frozenset()
+
+
+@dataclass(frozen=True)
+class Val:
+    """An abstract value.
+
+    ``kind``: "tensor", "module" (an nn.Module instance or something called like one),
+    "optimizer", "object" (instance of a class of this file), "func", "class", "ns"
+    (an imported module or name: ``ref`` is its dotted path), "dist" (a
+    torch.distributions object), "tuple", "container", "none", "scalar" or "unknown".
+    ``segs``: ids of the graph segments the value depends on (empty: no graph).
+    ``leaf``: a leaf that requires grad (parameters, ``requires_grad=True``): never freed.
+    ``ref``: object id, function/class reference, dotted path or recurrent-module kind.
+    ``elts``: element values of a tuple or list of known shape.
+    ``alias``: for a loop target, the env key of the container it iterates (so that
+    ``detach_()`` on the element is seen on the container).
+    """
+
+    kind: str = "unknown"
+    segs: frozenset[int] = EMPTY
+    leaf: bool = False
+    ref: Any = None
+    elts: tuple["Val", ...] | None = None
+    alias: Any = None
+
+    @property
+    def grad(self) -> bool:
+        """True when the value (maybe) requires grad: it has a graph or is a grad leaf."""
+        return bool(self.segs) or self.leaf
+
+    def cut(self) -> "Val":
+        """The value with its graph cut (``.detach()``): a tensor with no history."""
+        return Val("tensor")
+
+
+UNKNOWN = Val()
+NONE = Val("none")
+SCALAR = Val("scalar")
+
+
+def join(a: Val, b: Val) -> Val:
+    """The least upper bound of two values (may-analysis: union of segments)."""
+    if a is b or a == b:
+        return a
+    if a.kind == "none":
+        kind, ref = b.kind, b.ref
+    elif b.kind == "none":
+        kind, ref = a.kind, a.ref
+    else:
+        kind = a.kind if a.kind == b.kind else "unknown"
+        ref = a.ref if a.ref == b.ref else None
+    elts = None
+    if a.elts is not None and b.elts is not None and len(a.elts) == len(b.elts):
+        elts = tuple(join(x, y) for x, y in zip(a.elts, b.elts))
+    return Val(kind, a.segs | b.segs, a.leaf or b.leaf, ref, elts,
+               a.alias if a.alias == b.alias else None)
+
+
+def join_all(vals) -> Val:
+    """Join an iterable of values (``NONE`` when empty)."""
+    out = None
+    for v in vals:
+        out = v if out is None else join(out, v)
+    return out if out is not None else NONE
+
+
+def with_segs(v: Val, segs: frozenset[int]) -> Val:
+    """``v`` with its segment set replaced."""
+    return replace(v, segs=segs)
+
+
+@dataclass
+class Seg:
+    """One graph segment: the nodes an operation added at ``node`` in one iteration.
+
+    ``stamp`` identifies the loop iterations (analysis passes) it was created in;
+    ``saves`` is False for operations whose backward needs no saved tensor (add, view,
+    indexing: a second walk through them raises nothing); ``inputs`` lists, for a module
+    call, the argument expressions and the segments each carried, so that a fix can
+    detach the right argument; ``stmt`` is the statement that created it.
+    """
+
+    id: int
+    node: cst.CSTNode
+    label: str
+    stamp: tuple
+    saves: bool
+    inputs: tuple = ()
+    stmt: cst.CSTNode | None = None
+
+
+@dataclass(frozen=True)
+class Free:
+    """Where and when a backward freed a segment.
+
+    ``node``: the backward call; ``stamp``: loop passes at that time; ``stmts``: the
+    statement being executed in each frame of the call stack, as ``(frame_id, stmt)``;
+    ``steps``: how many parameter updates (optimizer steps) had run before it.
+    """
+
+    node: cst.CSTNode
+    stamp: tuple
+    stmts: tuple
+    steps: int
+
+
+@dataclass(frozen=True)
+class Binding:
+    """A name's value and the statement that bound it (for fixes)."""
+
+    val: Val
+    stmt: cst.CSTNode | None = None
+
+
+@dataclass
+class State:
+    """The abstract state at one program point.
+
+    ``env`` maps keys to bindings: ``(frame_id, name)`` for variables (frame "G" is the
+    module), ``("@", object_id, attr)`` for attributes of objects. ``freed`` maps freed
+    segment ids to the :class:`Free` that freed them. ``dead`` marks unreachable code
+    (after return, break, continue or raise).
+    """
+
+    env: dict = field(default_factory=dict)
+    freed: dict = field(default_factory=dict)
+    dead: bool = False
+
+    def copy(self) -> "State":
+        """A copy that can be changed independently."""
+        return State(dict(self.env), dict(self.freed), self.dead)
+
+
+def join_states(states) -> State:
+    """Join states at a control-flow merge; dead states contribute nothing."""
+    live = [s for s in states if not s.dead]
+    if not live:
+        return State(dead=True)
+    out = live[0].copy()
+    for s in live[1:]:
+        for k, b in s.env.items():
+            mine = out.env.get(k)
+            if mine is None:
+                out.env[k] = b
+            elif mine is not b and mine != b:
+                out.env[k] = Binding(join(mine.val, b.val), mine.stmt or b.stmt)
+        for k, f in s.freed.items():
+            out.freed.setdefault(k, f)
+    return out

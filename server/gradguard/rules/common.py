@@ -1,0 +1,108 @@
+"""What the GG1xx rules share: naming a hazard's graph, its related locations, and the
+fixes more than one rule offers (``retain_graph=True``, recomputing a value)."""
+
+from __future__ import annotations
+
+import libcst as cst
+import libcst.matchers as m
+
+from gradguard.analysis.interp import Hazard, Interpreter
+from gradguard.analysis.model import Fix, Message, Related
+from gradguard.analysis.source import Source
+from gradguard.rules import N_
+
+
+def tensor_name(h: Hazard, src: Source) -> str:
+    """The expression being backwarded, as written (``loss``, ``d_loss``)."""
+    return src.code(h.root, 40) if h.root is not None else "tensor"
+
+
+def graph_seg(h: Hazard, interp: Interpreter):
+    """The freed segment that best names the graph: the first one built that was bound to
+    a variable, else the first one built."""
+    segs = [interp.segs[s] for s in h.segs]
+    for seg in segs:
+        if bound_name(seg) is not None:
+            return seg
+    return segs[0]
+
+
+def bound_name(seg) -> cst.BaseExpression | None:
+    """The target a segment's statement assigned it to (``fake = netG(z)`` -> ``fake``)."""
+    stmt = seg.stmt
+    if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1:
+        small = stmt.body[0]
+        if isinstance(small, cst.Assign) and len(small.targets) == 1:
+            t = small.targets[0].target
+            if isinstance(t, (cst.Name, cst.Attribute)):
+                return t
+            if isinstance(t, cst.Tuple) and t.elements:
+                return t
+        if isinstance(small, cst.AugAssign) and isinstance(small.target, (cst.Name, cst.Attribute)):
+            return small.target
+    return None
+
+
+def graph_label(seg, src: Source) -> str:
+    """How messages name a segment: its variable, else its expression."""
+    target = bound_name(seg)
+    if target is not None and not isinstance(target, cst.Tuple):
+        return src.code(target, 40)
+    return src.code(seg.node, 40)
+
+
+def related(h: Hazard, interp: Interpreter, src: Source) -> tuple[Related, ...]:
+    """Where the graph was built and where it was freed."""
+    seg = graph_seg(h, interp)
+    free = h.frees[h.segs.index(seg.id)]
+    return (
+        Related(src.span(seg.node), Message(N_("graph of `{graph}` built here"),
+                                            {"graph": graph_label(seg, src)})),
+        Related(src.span(free.node), Message(N_("this backward freed it"), {})),
+    )
+
+
+def free_line(h: Hazard, interp: Interpreter, src: Source) -> int:
+    """The line of the backward that freed the graph."""
+    seg = graph_seg(h, interp)
+    return src.span(h.frees[h.segs.index(seg.id)].node).start.line
+
+
+def retain_fix(h: Hazard, src: Source, preferred: bool) -> Fix | None:
+    """``retain_graph=True`` on the backward that freed the graph (the call must be a
+    tensor's ``backward`` or ``torch.autograd.backward/grad``, which take the keyword)."""
+    free = h.frees[0]
+    call = free.node
+    if not isinstance(call, cst.Call):
+        return None
+    name = call.func.attr.value if isinstance(call.func, cst.Attribute) else ""
+    if name not in ("backward", "grad"):
+        return None
+    line = src.span(call).start.line
+    title = Message(N_("Keep the graph for the later backward: retain_graph=True on line "
+                       "{line} (its saved tensors stay in memory until the later backward)"),
+                    {"line": line}) if preferred else \
+        Message(N_("Silence with retain_graph=True on line {line} (keeps the whole graph "
+                   "in memory; hides the bug instead of fixing it)"), {"line": line})
+    return Fix(title, (src.add_keyword(call, "retain_graph", "True"),), preferred,
+               "safe" if preferred else "unsafe")
+
+
+def reads_freed(expr: cst.CSTNode, h: Hazard, interp: Interpreter, frame_id: str) -> bool:
+    """Whether recomputing ``expr`` now would read a value whose graph is freed."""
+    for name in m.findall(expr, m.Name()):
+        for key in ((frame_id, name.value), ("G", name.value)):
+            b = h.env.get(key)
+            if b is not None:
+                if any(s in h.freed and interp.segs[s].saves for s in b.val.segs):
+                    return True
+                break
+    return False
+
+
+def frame_stmt(h: Hazard, frame_id: str):
+    """The statement the frame ``frame_id`` was executing when the hazard happened."""
+    for fid, stmt, _ in h.frames:
+        if fid == frame_id:
+            return stmt
+    return None
