@@ -1,0 +1,150 @@
+"""Checking files: read, analyse, select, suppress and (optionally) fix, in parallel.
+
+One :class:`Task` per file goes in, one :class:`FileReport` comes out; the work for a
+file runs in a worker process when there are more than :data:`PARALLEL_THRESHOLD`
+files, and the reports come back in task order.
+"""
+
+from __future__ import annotations
+
+import os
+import traceback
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+
+from gradguard import analysis
+from gradguard.analysis.model import Finding, Message, Pos, SyntaxProblem
+from gradguard.config import Settings, rule_enabled, severity_for
+from gradguard.files import DecodeError, Problem, Source, read_source
+from gradguard.fixes import apply_fixes, compatible_fixes
+from gradguard.rules import N_
+from gradguard.suppression import unsuppressed
+
+PARALLEL_THRESHOLD = 4
+"""Up to this many files are checked in the calling process."""
+
+MAX_FIX_ROUNDS = 3
+"""``--fix`` re-analyses and fixes again until nothing changes, at most this often."""
+
+
+@dataclass(frozen=True)
+class Task:
+    """Check the file at ``path`` (absolute) under ``settings``; with ``fix``, also
+    compute the text with the preferred fixes applied."""
+
+    path: str
+    settings: Settings
+    fix: bool = False
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    """A finding as reported: the file's absolute ``path``, the finding, and its
+    ``severity`` under the file's settings ("error", "warning" or "info")."""
+
+    path: str
+    finding: Finding
+    severity: str
+
+
+@dataclass(frozen=True)
+class FileReport:
+    """The outcome of one :class:`Task`.
+
+    ``diagnostics`` are the findings left (after fixing, in fix mode), by position;
+    ``problem`` is set when the file could not be checked (then ``diagnostics`` is
+    empty). In fix mode, ``source`` is the file as read and ``fixed_text`` the text
+    after fixing when fixes changed it; ``fixed`` lists the codes of the fixes applied.
+    """
+
+    path: str
+    diagnostics: tuple[Diagnostic, ...] = ()
+    problem: Problem | None = None
+    source: Source | None = None
+    fixed_text: str | None = None
+    fixed: tuple[str, ...] = ()
+
+
+def _selected(text: str, task: Task) -> tuple[list[Finding], SyntaxProblem | None]:
+    """Analyse ``text``; the findings the settings enable and no comment suppresses,
+    or the syntax problem that stopped the analysis."""
+    result = analysis.analyze(text)
+    if result.syntax_error is not None:
+        return [], result.syntax_error
+    enabled = [f for f in result.findings if rule_enabled(task.settings, f.code, task.path)]
+    return unsuppressed(enabled, text), None
+
+
+def _syntax_problem(task: Task, error: SyntaxProblem) -> FileReport:
+    return FileReport(task.path, problem=Problem(
+        task.path, error.pos, Message(N_("syntax error: {message}"), {"message": error.message})))
+
+
+def _fix_loop(source: Source, task: Task) -> FileReport:
+    """Apply preferred fixes round after round until stable (at most MAX_FIX_ROUNDS)."""
+    text, fixed = source.text, []
+    findings, error = _selected(text, task)
+    if error is not None:
+        return _syntax_problem(task, error)
+    for _ in range(MAX_FIX_ROUNDS):
+        candidates = [(f.code, f.preferred_fix) for f in findings if f.preferred_fix]
+        chosen = compatible_fixes([fix for _, fix in candidates])
+        if not chosen:
+            break
+        new_text = apply_fixes(text, chosen)
+        new_findings, error = _selected(new_text, task)
+        if error is not None:
+            return FileReport(task.path, problem=Problem(
+                task.path, error.pos,
+                Message(N_("internal error: the fixed text does not parse ({message}); "
+                           "the file was left unchanged"), {"message": error.message}),
+                internal=True))
+        applied = {id(fix) for fix in chosen}
+        fixed += [code for code, fix in candidates if id(fix) in applied]
+        text, findings = new_text, new_findings
+    return FileReport(task.path, _diagnostics(findings, task), source=source,
+                      fixed_text=text if text != source.text else None, fixed=tuple(fixed))
+
+
+def _diagnostics(findings: list[Finding], task: Task) -> tuple[Diagnostic, ...]:
+    return tuple(Diagnostic(task.path, f, severity_for(task.settings, f.code))
+                 for f in sorted(findings, key=lambda f: (f.span, f.code)))
+
+
+def check_file(task: Task) -> FileReport:
+    """Check one file. Never raises: unreadable or undecodable files, syntax errors and
+    bugs in GradGuard (``internal``, with the traceback) become the report's ``problem``."""
+    try:
+        source = read_source(task.path)
+    except OSError as e:
+        return FileReport(task.path, problem=Problem(
+            task.path, None, Message(N_("error: cannot read: {reason}"),
+                                     {"reason": e.strerror or str(e)})))
+    except DecodeError as e:
+        return FileReport(task.path, problem=Problem(
+            task.path, Pos(1, 0), Message(N_("error: cannot decode: {reason}"),
+                                            {"reason": str(e)})))
+    try:
+        if task.fix:
+            return _fix_loop(source, task)
+        findings, error = _selected(source.text, task)
+        if error is not None:
+            return _syntax_problem(task, error)
+        return FileReport(task.path, _diagnostics(findings, task))
+    except Exception:  # a bug: report it with its traceback, keep checking other files
+        return FileReport(task.path, problem=Problem(
+            task.path, None, Message(N_("internal error: {error}"),
+                                     {"error": traceback.format_exc().rstrip()}),
+            internal=True))
+
+
+def check_files(tasks: list[Task], jobs: int | None = None) -> list[FileReport]:
+    """Run :func:`check_file` on every task, in ``jobs`` worker processes (default
+    ``os.cpu_count()``) when there are more than :data:`PARALLEL_THRESHOLD` tasks and
+    ``jobs`` > 1. Reports come back in task order."""
+    jobs = jobs or os.cpu_count() or 1
+    if jobs <= 1 or len(tasks) <= PARALLEL_THRESHOLD:
+        return [check_file(t) for t in tasks]
+    workers = min(jobs, len(tasks))
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        return list(pool.map(check_file, tasks, chunksize=max(1, len(tasks) // (workers * 4))))
