@@ -16,7 +16,7 @@ import { buildServerSettings, RESTART_SETTINGS, ServerSettings } from "./setting
 export const DOCUMENT_SELECTOR: DocumentSelector = [
   { scheme: "file", language: "python" },
   { scheme: "untitled", language: "python" },
-  { notebook: "*", language: "python" },
+  { scheme: "vscode-notebook-cell", language: "python" },
 ];
 
 const SECTION = "gradguard";
@@ -113,7 +113,7 @@ class GradGuard implements GradGuardApi {
   private async startFresh(): Promise<void> {
     await this.stop();
     const folder = vscode.workspace.workspaceFolders?.[0];
-    const cfg = vscode.workspace.getConfiguration(SECTION, folder?.uri);
+    const cfg = vscode.workspace.getConfiguration(SECTION); // interpreter and path are window settings
     const expand = (v: string) => expandVariables(v, folder?.uri.fsPath);
     const interpreter = expand(cfg.get<string>("interpreter") ?? "");
     let command: ServerCommand;

@@ -10,7 +10,7 @@ export interface ConfigReader {
 }
 
 /** A diagnostic severity name as the server and the `gradguard.severity` setting spell it. */
-export type Severity = "error" | "warning" | "information" | "hint";
+export type Severity = "error" | "warning" | "info";
 
 /** When the server analyses a document: on every change (debounced) or on save only. */
 export type RunMode = "onType" | "onSave";
@@ -35,10 +35,10 @@ export interface ServerSettings {
 /** Settings that need a new server process when they change (the process, its command or its language). */
 export const RESTART_SETTINGS = ["gradguard.interpreter", "gradguard.path", "gradguard.locale"] as const;
 
-export const DEFAULT_DEBOUNCE_MS = 300;
+export const DEFAULT_DEBOUNCE_MS = 150;
 const MAX_DEBOUNCE_MS = 10000;
-const SEVERITIES: readonly Severity[] = ["error", "warning", "information", "hint"];
-const SEVERITY_ALIASES: Record<string, Severity> = { info: "information", warn: "warning" };
+const SEVERITIES: readonly Severity[] = ["error", "warning", "info"];
+const SEVERITY_ALIASES: Record<string, Severity> = { information: "info", warn: "warning" };
 const RUN_MODES: readonly RunMode[] = ["onType", "onSave"];
 
 /** What was built, and a sentence for each setting value that had to be ignored (for the output channel). */

@@ -14,7 +14,7 @@ test("Python files, untitled Python buffers and Python notebook cells are analys
   assert.deepEqual(DOCUMENT_SELECTOR, [
     { scheme: "file", language: "python" },
     { scheme: "untitled", language: "python" },
-    { notebook: "*", language: "python" },
+    { scheme: "vscode-notebook-cell", language: "python" },
   ]);
 });
 

@@ -27,7 +27,7 @@ test("the fixture is exactly what the client sends for the fixture settings", ()
 test("the manifest's defaults give the server's defaults", () => {
   const built = buildServerSettings(reader(manifestDefaults()), "en");
   assert.deepEqual(built, {
-    settings: { enable: true, select: [], ignore: [], severity: {}, locale: "en", debounceMs: 300, run: "onType" },
+    settings: { enable: true, select: [], ignore: [], severity: {}, locale: "en", debounceMs: 150, run: "onType" },
     problems: [],
   });
 });
@@ -45,7 +45,7 @@ test("the locale follows VS Code's display language unless gradguard.locale is s
 
 test("a locale that is no language tag falls back to English and says so", () => {
   assert.deepEqual(buildServerSettings(reader({ "gradguard.locale": "not a tag!" }), "en"), {
-    settings: { enable: true, select: [], ignore: [], severity: {}, locale: "en", debounceMs: 300, run: "onType" },
+    settings: { enable: true, select: [], ignore: [], severity: {}, locale: "en", debounceMs: 150, run: "onType" },
     problems: ['gradguard.locale: "not a tag!" is not a language tag; using en'],
   });
 });
@@ -76,11 +76,11 @@ test("rule tag lists drop blanks and repeats and keep their order", () => {
 });
 
 test("severity keys are normalised, aliases accepted, unknown levels named", () => {
-  const built = buildServerSettings(reader({ "gradguard.severity": { gg101: "Warning", "GG102": "info", "GG103": "loud", " ": "hint" } }), "en");
-  assert.deepEqual(built.settings.severity, { GG101: "warning", GG102: "information" });
+  const built = buildServerSettings(reader({ "gradguard.severity": { gg101: "Warning", "GG102": "information", "GG103": "hint", " ": "info" } }), "en");
+  assert.deepEqual(built.settings.severity, { GG101: "warning", GG102: "info" });
   assert.deepEqual(built.problems, [
-    'gradguard.severity: ignored "GG103": "loud" (levels: error, warning, information, hint)',
-    'gradguard.severity: ignored " ": "hint" (levels: error, warning, information, hint)',
+    'gradguard.severity: ignored "GG103": "hint" (levels: error, warning, info)',
+    'gradguard.severity: ignored " ": "info" (levels: error, warning, info)',
   ]);
   assert.deepEqual(buildServerSettings(reader({ "gradguard.severity": ["GG101"] }), "en").problems,
     ['gradguard.severity must be an object of rule code to level, got ["GG101"]']);
@@ -92,8 +92,8 @@ test("debounceMs is clamped to 0..10000 and a non-number is replaced by the defa
   assert.deepEqual(high.problems, ["gradguard.debounceMs: 60000 is outside 0..10000; using 10000"]);
   assert.equal(buildServerSettings(reader({ "gradguard.debounceMs": 12.4 }), "en").settings.debounceMs, 12);
   const text = buildServerSettings(reader({ "gradguard.debounceMs": "fast" }), "en");
-  assert.equal(text.settings.debounceMs, 300);
-  assert.deepEqual(text.problems, ['gradguard.debounceMs must be a number of milliseconds, got "fast"; using 300']);
+  assert.equal(text.settings.debounceMs, 150);
+  assert.deepEqual(text.problems, ['gradguard.debounceMs must be a number of milliseconds, got "fast"; using 150']);
 });
 
 test("run is onType or onSave", () => {
