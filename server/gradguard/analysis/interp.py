@@ -134,6 +134,14 @@ def dotted(node: cst.BaseExpression) -> str | None:
     return None
 
 
+def _calls(node: cst.CSTNode):
+    """Every Call node inside ``node`` (including itself)."""
+    if isinstance(node, cst.Call):
+        yield node
+    for child in node.children:
+        yield from _calls(child)
+
+
 def _true(node: cst.BaseExpression | None) -> bool | None:
     """The truth of a literal True/False, None for anything else."""
     if isinstance(node, cst.Name) and node.value in ("True", "False"):
@@ -161,6 +169,7 @@ class Interpreter:
         self.depth = 0
         self.steps = 0
         self.param_updates = 0
+        self.step_log: list[frozenset] = []
         self.state = State()
         self.global_env: dict = {}
         self._seen_hazards: set = set()
@@ -221,7 +230,8 @@ class Interpreter:
                 inputs: tuple = ()) -> frozenset:
         """Create a segment at ``node`` depending on ``parents``; returns the new set."""
         sid = next(self._ids)
-        self.segs[sid] = Seg(sid, node, label, self.stamp(), saves, inputs, self.frame.stmt)
+        self.segs[sid] = Seg(sid, node, label, self.stamp(), saves, inputs, self.frame.stmt,
+                              self.frame.id)
         return parents | {sid}
 
     def op(self, node, label: str, vals, saves: bool = True, inputs: tuple = ()) -> Val:
@@ -929,7 +939,9 @@ class Interpreter:
                 return Val("tensor", leaf=not self.no_grad)
             return Val("module", ref=name)
         if len(parts) >= 2 and parts[1] == "optim":
-            return Val("optimizer") if "lr_scheduler" not in parts else UNKNOWN
+            if "lr_scheduler" in parts:
+                return UNKNOWN
+            return Val("optimizer", ref=self._trained_modules(call))
         if len(parts) >= 2 and parts[1] == "distributions":
             return Val("dist", frozenset().union(*(v.segs for v in vals)) if vals else EMPTY,
                        any(v.leaf for v in vals))
@@ -947,6 +959,21 @@ class Interpreter:
         saves = name not in T.NON_SAVING_FUNCTIONS
         del inplace
         return self.op(call, name, vals, saves)
+
+    @staticmethod
+    def _trained_modules(call: cst.Call) -> frozenset | None:
+        """The modules an optimizer trains, by name: ``Adam(netG.parameters())`` ->
+        {"netG"}; None when it cannot be told."""
+        if not call.args:
+            return None
+        names = set()
+        for sub in _calls(call.args[0].value):
+            if isinstance(sub.func, cst.Attribute) and sub.func.attr.value in (
+                    "parameters", "named_parameters"):
+                name = dotted(sub.func.value)
+                if name:
+                    names.add(name)
+        return frozenset(names) or None
 
     def eval_method_call(self, call: cst.Call, func: cst.Attribute) -> Val:
         attr = func.attr.value
@@ -978,6 +1005,7 @@ class Interpreter:
         if recv.kind == "optimizer":
             if attr.endswith("step"):
                 self.param_updates += 1
+                self.step_log.append(recv.ref if isinstance(recv.ref, frozenset) else None)
                 if pos and pos[0][0].kind == "func":
                     closure = pos[0][0].ref
                     ctx = LoopCtx(self._loop_key(call), call, self.frame.id,

@@ -106,6 +106,7 @@ class Seg:
     saves: bool
     inputs: tuple = ()
     stmt: cst.CSTNode | None = None
+    frame: str = "G"
 
 
 @dataclass(frozen=True)

@@ -18,12 +18,16 @@ def tensor_name(h: Hazard, src: Source) -> str:
 
 
 def graph_seg(h: Hazard, interp: Interpreter):
-    """The freed segment that best names the graph: the first one built that was bound to
-    a variable, else the first one built."""
+    """The freed segment that best names the graph: the first one built in the function
+    the user is reading (the loop's, else the backward's) and bound to a variable, else
+    the first one bound to a variable, else the first one built."""
     segs = [interp.segs[s] for s in h.segs]
-    for seg in segs:
-        if bound_name(seg) is not None:
-            return seg
+    home = h.loop.frame if h.loop is not None else h.frames[-1][0]
+    for ok in (lambda s: s.frame == home and bound_name(s) is not None,
+               lambda s: bound_name(s) is not None):
+        for seg in segs:
+            if ok(seg):
+                return seg
     return segs[0]
 
 
@@ -43,21 +47,31 @@ def bound_name(seg) -> cst.BaseExpression | None:
     return None
 
 
-def graph_label(seg, src: Source) -> str:
-    """How messages name a segment: its variable, else its expression."""
+def graph_site(seg, src: Source, h: Hazard) -> tuple[str, cst.CSTNode]:
+    """How messages name a segment, and where they say it was built: the earliest
+    variable of the function the user reads (the loop's, else the backward's) that holds
+    it, else the variable it was assigned to, else its own expression."""
+    home = h.loop.frame if h.loop else h.frames[-1][0]
+    if seg.frame != home:
+        found = [(src.span(b.stmt).start, key[1], b.stmt) for key, b in h.env.items()
+                 if key[0] == home and seg.id in b.val.segs and
+                 isinstance(b.stmt, cst.SimpleStatementLine)]
+        if found:
+            _, name, stmt = min(found, key=lambda t: t[0])
+            return name, stmt
     target = bound_name(seg)
     if target is not None and not isinstance(target, cst.Tuple):
-        return src.code(target, 40)
-    return src.code(seg.node, 40)
+        return src.code(target, 40), seg.node
+    return src.code(seg.node, 40), seg.node
 
 
 def related(h: Hazard, interp: Interpreter, src: Source) -> tuple[Related, ...]:
     """Where the graph was built and where it was freed."""
     seg = graph_seg(h, interp)
     free = h.frees[h.segs.index(seg.id)]
+    label, node = graph_site(seg, src, h)
     return (
-        Related(src.span(seg.node), Message(N_("graph of `{graph}` built here"),
-                                            {"graph": graph_label(seg, src)})),
+        Related(src.span(node), Message(N_("graph of `{graph}` built here"), {"graph": label})),
         Related(src.span(free.node), Message(N_("this backward freed it"), {})),
     )
 

@@ -91,9 +91,9 @@ d_loss.backward()
 
 def build(h: Hazard, interp: Interpreter, src: Source) -> Finding:
     """The GG101 finding for a hazard of kind "same"."""
-    seg = C.graph_seg(h, interp)
-    args = {"tensor": C.tensor_name(h, src), "graph": C.graph_label(seg, src),
-            "built_line": src.span(seg.node).start.line,
+    label, built = C.graph_site(C.graph_seg(h, interp), src, h)
+    args = {"tensor": C.tensor_name(h, src), "graph": label,
+            "built_line": src.span(built).start.line,
             "freed_line": C.free_line(h, interp, src)}
     message = Message(N_("`{tensor}` is backwarded through the graph of `{graph}` (built on "
                          "line {built_line}), which the backward on line {freed_line} "
@@ -119,20 +119,34 @@ def _fixes(h: Hazard, interp: Interpreter, src: Source) -> tuple[Fix, ...]:
 
 
 def _detach_at_second_use(h: Hazard, interp: Interpreter, src: Source) -> Fix | None:
-    """GAN shape: a module call built after the free takes the freed tensor as input
-    (``netD(fake)``); detaching it there keeps the later loss off the freed graph."""
+    """GAN shape: the freed tensor (``fake = netG(z)``) is an input of a module call in
+    both losses (``netD(fake)``). Detach it in the loss that must not train the module
+    that built it: the first one when the optimizer stepped between the two backwards
+    does not train that module (discriminator step first), else the second one."""
     hit = set(h.segs)
-    for sid in sorted(h.val_segs):
+    first = second = None
+    for sid in sorted(interp.segs):
         seg = interp.segs[sid]
-        if sid in hit or sid in h.freed:
-            continue
         for node, segs in seg.inputs:
-            if segs & hit:
-                name = src.code(node, 40)
-                return Fix(Message(N_("Detach `{name}` here: this loss must not backpropagate "
-                                      "into the graph that was already freed"), {"name": name}),
-                           (src.append_to(node, ".detach()"),), preferred=True)
-    return None
+            if segs & hit and sid not in hit:
+                if sid in h.val_segs and sid not in h.freed and second is None:
+                    second = (node, segs & hit)
+                elif h.freed.get(sid) is h.frees[0] and first is None:
+                    first = (node, segs & hit)
+    if second is None:
+        return None
+    target = second
+    if first is not None:
+        producer = interp.segs[min(second[1])].label
+        between = interp.step_log[h.frees[0].steps:h.steps]
+        if between and all(mods is not None and producer not in mods for mods in between):
+            target = first
+    node = target[0]
+    name = src.code(node, 40)
+    return Fix(Message(N_("Detach `{name}` on line {line}: that loss must not backpropagate "
+                          "into the graph that built it"),
+                       {"name": name, "line": src.span(node).start.line}),
+               (src.append_to(node, ".detach()"),), preferred=True)
 
 
 def _recompute(h: Hazard, interp: Interpreter, src: Source) -> Fix | None:

@@ -9,6 +9,7 @@ iterations (``h = h.detach()``).
 from __future__ import annotations
 
 import libcst as cst
+import libcst.matchers as m
 
 from gradguard.analysis.interp import Hazard, Interpreter
 from gradguard.analysis.model import Finding, Fix, Message
@@ -80,7 +81,7 @@ def build(h: Hazard, interp: Interpreter, src: Source) -> Finding:
     """The GG102 finding for a hazard of kind "carried"."""
     carried = _carried(h, src)
     seg = C.graph_seg(h, interp)
-    name = carried[0] if carried else C.graph_label(seg, src)
+    name = carried[0] if carried else C.graph_site(seg, src, h)[0]
     args = {"tensor": C.tensor_name(h, src), "carried": name,
             "freed_line": C.free_line(h, interp, src)}
     message = Message(N_("`{tensor}` reaches the previous iteration's graph through "
@@ -98,24 +99,33 @@ def build(h: Hazard, interp: Interpreter, src: Source) -> Finding:
 
 
 def _carried(h: Hazard, src: Source):
-    """The carried variable: a name of the loop's frame, assigned inside the loop, whose
-    value holds the freed graph; returns ``(name, value)``."""
+    """The carried variable: a name of the loop's frame whose value holds the freed graph
+    and that the loop body reads before it assigns it (so the value crosses from one
+    iteration to the next); returns ``(name, value)``."""
     loop = h.loop
-    lspan = src.span(loop.node)
     hit = set(h.segs)
-    best = None
-    for key, b in h.env.items():
-        if key[0] != loop.frame or not (b.val.segs & hit) or b.stmt is None:
-            continue
-        if isinstance(b.stmt, cst.CSTNode) and not isinstance(b.stmt, (cst.For, cst.While)):
-            try:
-                s = src.span(b.stmt)
-            except KeyError:
-                continue
-            if lspan.start <= s.start and s.end <= lspan.end:
-                if best is None or s.start > best[2]:
-                    best = (key[1], b.val, s.start)
-    return (best[0], best[1]) if best else None
+    for key, b in sorted(h.env.items(), key=lambda kv: str(kv[0])):
+        if key[0] == loop.frame and b.val.segs & hit and _read_first(key[1], loop.node, src):
+            return key[1], b.val
+    return None
+
+
+def _read_first(name: str, loop: cst.CSTNode, src: Source) -> bool:
+    """Whether the loop body reads ``name`` before it assigns it, in execution order
+    (an assignment's targets are written after its value is read; ``x += 1`` reads)."""
+    body = loop.body
+    events = [(src.span(n).start, "read") for n in m.findall(body, m.Name(name))]
+    writes = set()
+    for stmt in m.findall(body, m.Assign()):
+        for t in stmt.targets:
+            for n in m.findall(t.target, m.Name(name)):
+                writes.add(src.span(n).start)
+                events.append((src.span(stmt).end, "write"))
+    for stmt in m.findall(body, m.For()):
+        for n in m.findall(stmt.target, m.Name(name)):
+            writes.add(src.span(n).start)
+    events = sorted(e for e in events if not (e[1] == "read" and e[0] in writes))
+    return bool(events) and events[0][1] == "read"
 
 
 def _detach_fix(h: Hazard, src: Source, carried) -> Fix | None:

@@ -75,9 +75,9 @@ for t in range(3):
 
 def build(h: Hazard, interp: Interpreter, src: Source) -> Finding:
     """The GG103 finding for a hazard of kind "reused"."""
-    seg = C.graph_seg(h, interp)
-    args = {"tensor": C.tensor_name(h, src), "graph": C.graph_label(seg, src),
-            "built_line": src.span(seg.node).start.line,
+    label, built = C.graph_site(C.graph_seg(h, interp), src, h)
+    args = {"tensor": C.tensor_name(h, src), "graph": label,
+            "built_line": src.span(built).start.line,
             "freed_line": C.free_line(h, interp, src)}
     message = Message(N_("`{tensor}` uses `{graph}`, built once on line {built_line} before "
                          "the loop; the backward on line {freed_line} frees its graph in the "
@@ -118,8 +118,9 @@ def _recompute_in_loop(h: Hazard, interp: Interpreter, src: Source) -> Fix | Non
         edits = [src.insert_line_before(where, code)]
         if not _used_outside(name, stmt, target, src, h):
             edits.insert(0, src.delete_lines(stmt))
+        shown = src.code(stmt.body[0].targets[0].target, 40)
         return Fix(Message(N_("Compute `{name}` inside the loop (a new graph each iteration)"),
-                           {"name": name}), tuple(edits), preferred=True)
+                           {"name": shown}), tuple(edits), preferred=True)
     return None
 
 
