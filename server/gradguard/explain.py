@@ -1,0 +1,234 @@
+"""Hover explanations: what a piece of training code does to the autograd graph.
+
+Pure functions from source text, a position and the findings of that text to a Markdown
+string (or ``None`` when there is nothing to say). Three kinds of hover:
+
+* on a finding: what happens at run time, why (the related locations: where the graph
+  was built, which call freed it), the fix, and why not ``retain_graph=True``;
+* on an autograd token (``.backward(``, ``autograd.grad(``, ``retain_graph=``,
+  ``create_graph=``, ``.detach(``, ``torch.no_grad``, ``inference_mode``, ``.item(``):
+  what it does to the graph;
+* on a suppression comment (``# noqa: GG101``, ``# gradguard: ignore[GG101]``): the
+  rule's documentation.
+
+Every sentence is an English msgid marked with ``N_()`` and rendered in the requested
+locale by :mod:`gradguard.i18n`. No LSP types here: positions are
+:class:`~gradguard.analysis.model.Pos` (1-based line, 0-based column in code points).
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import tokenize
+from typing import Sequence
+
+from gradguard import i18n
+from gradguard.analysis.model import Finding, Pos
+from gradguard.rules import N_, Rule, rule_for
+
+# What happens when the program runs, by rule family (the code's hundreds digit).
+_AT_RUN_TIME = {
+    "1": N_("A backward through this graph raises `RuntimeError: Trying to backward "
+            "through the graph a second time (or directly access saved tensors after "
+            "they have already been freed)`: an earlier backward already freed the "
+            "tensors that the graph's nodes saved for the backward pass."),
+    "2": N_("The backward raises `RuntimeError: one of the variables needed for "
+            "gradient computation has been modified by an inplace operation`: a tensor "
+            "that a node saved for the backward pass was changed after it was saved."),
+    "3": N_("Nothing fails, but every iteration's graph stays alive: memory grows "
+            "with each step until the process runs out of it."),
+}
+
+_NOT_RETAIN_GRAPH = N_(
+    "`retain_graph=True` would silence the error by keeping the graph alive, and with it "
+    "every graph it links to: each step then backpropagates through all earlier steps, "
+    "so time and memory grow with every iteration, and gradients keep flowing into "
+    "steps that were already optimised.")
+
+_TOKENS = {
+    "backward": N_(
+        "`.backward()` computes the gradient of this tensor with respect to every leaf "
+        "that requires grad (parameters, tensors created with `requires_grad=True`) and "
+        "adds it to their `.grad`. It walks the autograd graph from this tensor and then "
+        "frees the tensors the graph saved for the backward pass, unless "
+        "`retain_graph=True`: a second backward through any part of this graph raises "
+        "`RuntimeError: Trying to backward through the graph a second time`."),
+    "grad": N_(
+        "`torch.autograd.grad(outputs, inputs)` returns the gradients of `outputs` with "
+        "respect to `inputs` instead of adding them to `.grad`. Like `.backward()` it "
+        "frees the graph it walked unless `retain_graph=True`; with `create_graph=True` "
+        "the returned gradients carry a graph of their own, for higher-order derivatives "
+        "such as a gradient penalty."),
+    "retain_graph": N_(
+        "`retain_graph=True` keeps the tensors the walked graph saved, so that the same "
+        "graph can be backwarded again. Use it only when two backwards really share a "
+        "graph (two losses on one trunk, backwarded one after the other). Used to "
+        "silence the error on state carried across iterations, it keeps every "
+        "iteration's graph alive: each step backpropagates through all earlier steps, "
+        "and time and memory grow with every iteration."),
+    "create_graph": N_(
+        "`create_graph=True` records the backward pass itself as a graph, so that the "
+        "gradients can be differentiated again (higher-order derivatives, gradient "
+        "penalties). It implies `retain_graph=True` unless `retain_graph=False` is "
+        "passed, and costs the memory of the extra graph."),
+    "detach": N_(
+        "`.detach()` returns a tensor that shares this one's storage but has no "
+        "`grad_fn`: computations on it do not reach this graph, and no gradient flows "
+        "back through it. It does not change the tensor it is called on: assign the "
+        "result (`h = h.detach()`), or use `.detach_()` to detach in place."),
+    "no_grad": N_(
+        "Inside `torch.no_grad()` operations record no graph: their results have no "
+        "`grad_fn` and `requires_grad=False`. Use it for evaluation, for targets, and "
+        "for updates done by hand; what is computed inside cannot be backwarded."),
+    "inference_mode": N_(
+        "`torch.inference_mode()` is a stricter, faster `torch.no_grad()`: no graph is "
+        "recorded, and the tensors created inside are inference tensors, which can "
+        "never take part in autograd later, not even after the block ends."),
+    "item": N_(
+        "`.item()` returns the value of a one-element tensor as a Python number, "
+        "without a graph: accumulating it for logging (`total += loss.item()`) does not "
+        "keep each iteration's graph alive, unlike `total += loss`."),
+}
+
+# A token under the cursor explains itself only in this context: (previous tokens,
+# token, next token); None matches anything.
+_CONTEXTS = (
+    ((".",), "backward", "("),
+    (("autograd", "."), "grad", "("),
+    ((), "retain_graph", "="),
+    ((), "create_graph", "="),
+    ((".",), "detach", "("),
+    ((".",), "detach_", "("),
+    ((), "no_grad", None),
+    ((), "inference_mode", None),
+    ((".",), "item", "("),
+)
+
+_SUPPRESSION = re.compile(
+    r"#\s*(?:noqa\s*:\s*(?P<noqa>[\w\s,-]+)|gradguard\s*:\s*ignore\s*\[(?P<ignore>[^\]]*)\])",
+    re.IGNORECASE)
+
+
+def _tr(locale: str | None):
+    return i18n.translator(locale).gettext
+
+
+def _heading(rule: Rule | None, code: str) -> str:
+    return f"**{code}** `{rule.name}`" if rule else f"**{code}**"
+
+
+def explain_rule(code_or_name: str, locale: str | None) -> str | None:
+    """The documentation of a rule as Markdown, in ``locale``: heading, summary, docs
+    and a link to its page. ``None`` for an unknown code or name."""
+    rule = rule_for(code_or_name)
+    if rule is None:
+        return None
+    _ = _tr(locale)
+    return "\n\n".join((
+        _heading(rule, rule.code),
+        _(rule.summary),
+        _(rule.docs),
+        f"[{_(N_('Rule documentation'))}]({rule.url})",
+    ))
+
+
+def explain_finding(finding: Finding, locale: str | None) -> str:
+    """A finding as Markdown, in ``locale``: its message, what happens at run time,
+    why (each related location with its line), the preferred fix (or the first one), and
+    for graph-freed findings (GG1xx) why ``retain_graph=True`` is not the fix."""
+    _ = _tr(locale)
+    rule = rule_for(finding.code)
+    parts = [f"{_heading(rule, finding.code)}: {i18n.render(finding.message, locale)}"]
+    family = finding.code[2:3]
+    if family in _AT_RUN_TIME:
+        parts.append(f"**{_(N_('At run time'))}:** {_(_AT_RUN_TIME[family])}")
+    if finding.related:
+        lines = [f"**{_(N_('Why'))}:**"]
+        for related in finding.related:
+            where = _(N_("line {line}")).format(line=related.span.start.line)
+            lines.append(f"- {where}: {i18n.render(related.message, locale)}")
+        parts.append("\n".join(lines))
+    fix = finding.preferred_fix or (finding.fixes[0] if finding.fixes else None)
+    if fix is not None:
+        parts.append(f"**{_(N_('Fix'))}:** {i18n.render(fix.title, locale)}")
+    if family == "1":
+        parts.append(f"**{_(N_('Why not retain_graph=True'))}:** {_(_NOT_RETAIN_GRAPH)}")
+    if rule is not None:
+        parts.append(f"[{_(N_('Rule documentation'))}]({rule.url})")
+    return "\n\n".join(parts)
+
+
+def _line_tokens(line: str) -> list[tokenize.TokenInfo]:
+    """The tokens of one line (tokens up to a tokenizer error, e.g. an open bracket)."""
+    out = []
+    try:
+        for tok in tokenize.generate_tokens(io.StringIO(line).readline):
+            out.append(tok)
+    except (tokenize.TokenError, IndentationError, SyntaxError):
+        pass
+    return out
+
+
+def _token_explanation(tokens: list[tokenize.TokenInfo], index: int) -> str | None:
+    tok = tokens[index]
+    significant = [t for t in tokens if t.type not in (tokenize.NL, tokenize.NEWLINE,
+                                                       tokenize.COMMENT, tokenize.INDENT,
+                                                       tokenize.DEDENT)]
+    at = significant.index(tok)
+    for before, name, after in _CONTEXTS:
+        if tok.string != name:
+            continue
+        prev = tuple(t.string for t in significant[max(at - len(before), 0):at])
+        nxt = significant[at + 1].string if at + 1 < len(significant) else None
+        if prev == before and (after is None or nxt == after):
+            return _TOKENS[name.rstrip("_")]
+    return None
+
+
+def explain_suppression(comment: str, column: int, locale: str | None) -> str | None:
+    """The documentation of the rule named in a suppression comment at ``column``
+    (0-based, within ``comment``), or of every rule it names when the cursor is not on
+    one; ``None`` when ``comment`` is not a suppression comment."""
+    match = _SUPPRESSION.search(comment)
+    if match is None:
+        return None
+    group = "noqa" if match.group("noqa") is not None else "ignore"
+    codes = [(m.start() + match.start(group), m.group())
+             for m in re.finditer(r"[\w-]+", match.group(group))]
+    chosen = [code for start, code in codes if start <= column <= start + len(code)]
+    docs = [d for code in (chosen or [c for _, c in codes])
+            if (d := explain_rule(code, locale)) is not None]
+    return "\n\n---\n\n".join(docs) or None
+
+
+def explain_token(text: str, pos: Pos, locale: str | None) -> str | None:
+    """What the autograd token or suppression comment at ``pos`` does, as Markdown in
+    ``locale``; ``None`` when ``pos`` is on anything else (including a string)."""
+    lines = re.split(r"\r\n|\r|\n", text)
+    if not 1 <= pos.line <= len(lines):
+        return None
+    tokens = _line_tokens(lines[pos.line - 1] + "\n")
+    for index, tok in enumerate(tokens):
+        if not tok.start[1] <= pos.column <= tok.end[1] or tok.start[0] != 1:
+            continue
+        if tok.type == tokenize.COMMENT:
+            return explain_suppression(tok.string, pos.column - tok.start[1], locale)
+        if tok.type == tokenize.NAME and (found := _token_explanation(tokens, index)):
+            return _tr(locale)(found)
+    return None
+
+
+def _contains(finding: Finding, pos: Pos) -> bool:
+    return finding.span.start <= pos <= finding.span.end
+
+
+def hover_markdown(text: str, pos: Pos, findings: Sequence[Finding], locale: str | None
+                   ) -> str | None:
+    """The hover at ``pos`` in ``text``: the findings whose span contains ``pos``
+    (separated by rules), else the explanation of the token there, else ``None``."""
+    hits = [f for f in findings if _contains(f, pos)]
+    if hits:
+        return "\n\n---\n\n".join(explain_finding(f, locale) for f in hits)
+    return explain_token(text, pos, locale)
+

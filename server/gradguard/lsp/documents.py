@@ -1,0 +1,133 @@
+"""Per-document state of the language server, and carrying findings across edits.
+
+Each open document has a :class:`DocumentState`: the analyser that serves it (one
+callable, text -> :class:`~gradguard.analysis.model.FileResult`, so an incremental engine
+with per-document caches can replace the whole-file one without touching the server),
+the pending analysis task, the last text that parsed with its findings, and what was last
+published.
+
+While the buffer does not parse (the user is mid-keystroke) the server keeps showing the
+last good findings, moved to the lines they now sit on: :func:`line_mapper` compares the
+last good text with the current one (common leading and trailing lines; the lines
+between were edited) and :func:`remap_findings` moves every span through it, dropping
+what sat on lines that were replaced by a different number of lines.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, replace
+from typing import Callable, Sequence
+
+from lsprotocol import types as t
+
+from gradguard.analysis.model import FileResult, Finding, Pos, Span
+from gradguard.lsp.convert import split_lines
+
+Analyzer = Callable[[str], FileResult]
+"""The engine as the server calls it: a document's full text -> its findings. Called in a
+worker thread, one call at a time per server; may keep caches between calls."""
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """Findings that belong to one text of a document.
+
+    ``version`` is the LSP document version of ``text``; ``diagnostics`` are the
+    findings converted for the client (empty until published); ``result_id`` names this
+    set for pull diagnostics; ``analysed`` is false when the findings were carried over
+    from an older text instead of computed for this one.
+    """
+
+    version: int
+    text: str
+    findings: tuple[Finding, ...]
+    diagnostics: tuple[t.Diagnostic, ...] = ()
+    result_id: str = ""
+    analysed: bool = True
+
+
+class DocumentState:
+    """What the server knows about one open document (see the module docstring)."""
+
+    def __init__(self, uri: str, analyzer: Analyzer):
+        self.uri = uri
+        self.analyzer = analyzer
+        self.task: asyncio.Task | None = None
+        self.good: Snapshot | None = None
+        self.published: Snapshot | None = None
+        self.changed = asyncio.Event()
+
+    def cancel(self) -> None:
+        """Cancel the pending analysis, if any (a running engine call finishes in its
+        thread, and its result is dropped)."""
+        if self.task is not None and not self.task.done():
+            self.task.cancel()
+        self.task = None
+
+    def mark_published(self, snapshot: Snapshot) -> None:
+        """Record ``snapshot`` as published and wake the pull requests waiting for it."""
+        self.published = snapshot
+        self.changed.set()
+        self.changed = asyncio.Event()
+
+
+def line_mapper(old: str, new: str) -> Callable[[int], int | None]:
+    """A function from 1-based line numbers of ``old`` to those of ``new``.
+
+    Lines before the first difference keep their number, lines after the last one move
+    by the change in line count. Lines in between were edited: they keep their number
+    when the edited region kept its line count (an edit inside lines), and map to
+    ``None`` otherwise. Cost: one pass over the common lines.
+    """
+    if old == new:
+        return lambda line: line
+    a, b = split_lines(old), split_lines(new)
+    limit = min(len(a), len(b))
+    head = 0
+    while head < limit and a[head] == b[head]:
+        head += 1
+    tail = 0
+    while tail < limit - head and a[-1 - tail] == b[-1 - tail]:
+        tail += 1
+    delta = len(b) - len(a)
+
+    def mapped(line: int) -> int | None:
+        if line <= head:
+            return line
+        if line > len(a) - tail:
+            return line + delta
+        return line if delta == 0 else None
+
+    return mapped
+
+
+def _span(span: Span, mapped: Callable[[int], int | None]) -> Span | None:
+    start, end = mapped(span.start.line), mapped(span.end.line)
+    if start is None or end is None:
+        return None
+    return Span(Pos(start, span.start.column), Pos(end, span.end.column))
+
+
+def remap_findings(findings: Sequence[Finding], mapped: Callable[[int], int | None]
+                   ) -> tuple[Finding, ...]:
+    """``findings`` moved through ``mapped`` (see :func:`line_mapper`).
+
+    A finding whose own span cannot be mapped is dropped; so are related locations and
+    fixes (a fix with any edit) that cannot be mapped, so no edit lands on a line it
+    was not computed for.
+    """
+    out = []
+    for finding in findings:
+        span = _span(finding.span, mapped)
+        if span is None:
+            continue
+        related = tuple(replace(r, span=s) for r in finding.related
+                        if (s := _span(r.span, mapped)) is not None)
+        fixes = []
+        for fix in finding.fixes:
+            edits = tuple(replace(e, span=_span(e.span, mapped)) for e in fix.edits)
+            if all(e.span is not None for e in edits):
+                fixes.append(replace(fix, edits=edits))
+        out.append(replace(finding, span=span, related=related, fixes=tuple(fixes)))
+    return tuple(out)

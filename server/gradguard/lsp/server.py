@@ -1,0 +1,560 @@
+"""``gradguard lsp``: the pygls 2 language server, a thin adapter over the engine.
+
+Diagnostics are analysed off the event loop (one worker thread runs the engine, see
+:data:`~gradguard.lsp.documents.Analyzer`), debounced on change, never published for a
+version that is no longer current, pushed with ``textDocument/publishDiagnostics`` or
+pulled with ``textDocument/diagnostic`` when the client supports it. Code actions,
+hover (in the user's locale), configuration and commands are served from the last
+published findings of each document, so they answer while an analysis runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import dataclasses
+import itertools
+import logging
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, Callable, Iterable, Sequence
+
+from lsprotocol import types as t
+from pygls.capabilities import get_capability
+from pygls.lsp.server import LanguageServer
+
+from pygls.uris import to_fs_path
+
+from gradguard import __version__, config, explain, i18n
+from gradguard.analysis import analyze
+from gradguard.analysis.model import FileResult, Finding, Message
+from gradguard.fixes import compatible_fixes
+from gradguard.lsp import convert
+from gradguard.lsp.documents import (Analyzer, DocumentState, Snapshot, line_mapper,
+                                     remap_findings)
+from gradguard.lsp.settings import DEFAULTS, EditorSettings, apply_settings, effective_config
+from gradguard.rules import N_, rule_for
+from gradguard.suppression import noqa_edit, unsuppressed
+
+logger = logging.getLogger(__name__)
+
+SOURCE = "gradguard"
+"""``Diagnostic.source`` of every diagnostic this server publishes."""
+
+FIX_ALL_KIND = "source.fixAll.gradguard"
+"""The code action kind of "apply every preferred fix in the file"."""
+
+EXPLAIN_COMMAND = "gradguard.explain"
+FIX_ALL_COMMAND = "gradguard.fixAll"
+
+_SEVERITY = {
+    "error": t.DiagnosticSeverity.Error,
+    "warning": t.DiagnosticSeverity.Warning,
+    "info": t.DiagnosticSeverity.Information,
+}
+
+_CLIENT_TIMEOUT = 30.0  # seconds to wait for the client's answer to our requests
+
+
+class GradGuardServer(LanguageServer):
+    """The server object: pygls' :class:`LanguageServer` plus the per-document state.
+
+    ``analyzer_factory`` makes the analyser of each newly opened document (by default
+    the whole-file engine, :func:`gradguard.analysis.analyze`); an incremental engine
+    with per-document caches plugs in here.
+    """
+
+    def __init__(self, analyzer_factory: Callable[[], Analyzer] | None = None):
+        super().__init__("gradguard", __version__,
+                         text_document_sync_kind=t.TextDocumentSyncKind.Incremental)
+        self.analyzer_factory = analyzer_factory or (lambda: analyze)
+        self.executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="gradguard-engine")
+        self.documents: dict[str, DocumentState] = {}
+        self.init_options: Any = None
+        self.client_locale: str | None = None
+        self.editor_settings: EditorSettings = DEFAULTS
+        self.folder_settings: dict[str, EditorSettings] = {}
+        self.projects = config.SettingsResolver()
+        self.settings_ready = asyncio.Event()
+        self.pull = False
+        self._result_ids = itertools.count(1)
+        self._shown_problems: set[str] = set()
+
+    # ----------------------------------------------------------------- settings
+
+    def editor_settings_for(self, uri: str) -> EditorSettings:
+        """The editor settings of the workspace folder holding ``uri`` (the longest
+        matching folder), else the global ones."""
+        folders = [f for f in self.folder_settings if uri.startswith(f.rstrip("/") + "/")]
+        return self.folder_settings[max(folders, key=len)] if folders else self.editor_settings
+
+    def project_config(self, uri: str) -> config.Settings:
+        """The ``[tool.gradguard]`` settings that govern ``uri`` (defaults for a document
+        that is not a file, or when the governing ``pyproject.toml`` is invalid: its
+        problem is shown to the user)."""
+        path = to_fs_path(uri) if uri.startswith("file:") else None
+        if path is None:
+            return config.Settings()
+        try:
+            return self.projects.for_path(path)
+        except config.ConfigError as error:
+            self.show_problems([error.message], key=f"project:{path}")
+            return config.Settings()
+
+    def config_for(self, uri: str) -> config.Settings:
+        """The effective rule settings of ``uri``: project, then editor on top."""
+        return effective_config(self.editor_settings_for(uri), self.project_config(uri))
+
+    def locale_for(self, uri: str) -> str:
+        """The shipped locale for messages about ``uri``: the editor's ``locale``
+        setting, else the client's ``InitializeParams.locale``, else the project's
+        ``locale``, else the environment (``LANG``...); ``zh-cn`` -> ``zh_CN``."""
+        tag = self.editor_settings_for(uri).locale or self.client_locale
+        if not tag and uri:
+            tag = self.project_config(uri).locale
+        return i18n.normalize_locale(tag) if tag else i18n.default_locale()
+
+    def capability(self, path: str, default: Any = None) -> Any:
+        """A client capability by dotted path (``text_document.hover.content_format``)."""
+        return get_capability(self.client_capabilities, path, default)
+
+    @property
+    def encoding(self) -> str:
+        """The negotiated position encoding (``utf-16`` unless agreed otherwise)."""
+        return self.workspace.position_encoding or t.PositionEncodingKind.Utf16
+
+    async def load_settings(self) -> None:
+        """(Re)read the editor settings: ``initializationOptions``, then
+        ``workspace/configuration`` for section ``gradguard`` globally and for each
+        workspace folder. Shows each newly invalid setting with ``window/showMessage``."""
+        settings, problems = apply_settings(DEFAULTS, self.init_options, "initializationOptions")
+        folders = list(self.workspace.folders.values())
+        values: Sequence[Any] = []
+        if self.capability("workspace.configuration", False):
+            items = [t.ConfigurationItem(section=SOURCE)] + [
+                t.ConfigurationItem(scope_uri=f.uri, section=SOURCE) for f in folders]
+            try:
+                values = await asyncio.wait_for(
+                    self.workspace_configuration_async(t.ConfigurationParams(items=items)),
+                    _CLIENT_TIMEOUT)
+            except Exception as error:  # the client failed us: keep what we have
+                logger.warning("workspace/configuration failed: %s", error)
+        values = list(values) + [None] * (len(folders) + 1 - len(values))
+        settings, more = apply_settings(settings, values[0], "workspace settings")
+        problems += more
+        self.editor_settings = settings
+        self.folder_settings = {}
+        for folder, raw in zip(folders, values[1:]):
+            self.folder_settings[folder.uri], more = apply_settings(
+                settings, raw, f"workspace settings ({folder.name})")
+            problems += more
+        self.show_problems(problems, key="editor")
+        self.settings_ready.set()
+
+    def show_problems(self, problems: Iterable[Message], key: str) -> None:
+        """Show each configuration problem from source ``key`` with
+        ``window/showMessage``, once until that source's problems change."""
+        locale = self.editor_settings.locale or self.client_locale or i18n.default_locale()
+        texts = tuple(dict.fromkeys(i18n.render(Message(
+            N_("GradGuard: {problem}. Using the default."),
+            {"problem": i18n.render(p, locale)}), locale) for p in problems))
+        shown = {k for k in self._shown_problems if k.startswith(key + "\0")}
+        self._shown_problems -= shown
+        for text in texts:
+            if f"{key}\0{text}" not in shown:
+                self.window_show_message(t.ShowMessageParams(type=t.MessageType.Warning,
+                                                             message=text))
+            self._shown_problems.add(f"{key}\0{text}")
+
+    def reload_projects(self) -> None:
+        """Forget every cached ``pyproject.toml`` and analyse every open document again."""
+        self.projects = config.SettingsResolver()
+        self._shown_problems = {k for k in self._shown_problems if not k.startswith("project:")}
+        self.reanalyse_all()
+
+    # ----------------------------------------------------------------- analysis
+
+    def schedule(self, uri: str, delay_ms: int) -> None:
+        """(Re)start the analysis of ``uri`` after ``delay_ms``; cancels the pending one."""
+        state = self.documents.get(uri)
+        if state is None:
+            return
+        state.cancel()
+        state.task = asyncio.ensure_future(self._analyse(state, delay_ms))
+
+    async def _analyse(self, state: DocumentState, delay_ms: int) -> None:
+        await self.settings_ready.wait()
+        if delay_ms:
+            await asyncio.sleep(delay_ms / 1000)
+        doc = self.workspace.text_documents.get(state.uri)
+        if doc is None or self.documents.get(state.uri) is not state:
+            return
+        version, text = doc.version, doc.source
+        if not self.editor_settings_for(state.uri).enable:
+            self.publish(state, Snapshot(version, text, ()))
+            return
+        rules = self.config_for(state.uri)
+        path = to_fs_path(state.uri) if state.uri.startswith("file:") else None
+        loop = asyncio.get_running_loop()
+        try:
+            result = await loop.run_in_executor(self.executor, _analyse_and_select,
+                                                state.analyzer, text, rules, path)
+        except Exception:  # an engine bug must not stop diagnostics for good
+            logger.exception("analysis of %s failed", state.uri)
+            result = None
+        if self.workspace.text_documents.get(state.uri) is not doc or doc.version != version:
+            return  # superseded: a newer version is (or will be) scheduled
+        if result is not None and result.syntax_error is None:
+            state.good = Snapshot(version, text, result.findings)
+            self.publish(state, state.good)
+        else:
+            self.publish(state, self.carried(state, version, text))
+
+    def carried(self, state: DocumentState, version: int, text: str) -> Snapshot:
+        """The last good findings of ``state`` moved onto ``text`` (see
+        :func:`~gradguard.lsp.documents.line_mapper`); nothing if there are none."""
+        if state.good is None:
+            return Snapshot(version, text, (), analysed=False)
+        mapped = line_mapper(state.good.text, text)
+        return Snapshot(version, text, remap_findings(state.good.findings, mapped),
+                        analysed=False)
+
+    def publish(self, state: DocumentState, snapshot: Snapshot) -> None:
+        """Convert ``snapshot`` to diagnostics, record it, and push it to push clients."""
+        rules = self.config_for(state.uri)
+        locale = self.locale_for(state.uri)
+        lines = convert.split_lines(snapshot.text)
+        diagnostics = tuple(self.diagnostic(state.uri, snapshot.version, lines, f, rules, locale)
+                            for f in snapshot.findings)
+        snapshot = dataclasses.replace(snapshot, diagnostics=diagnostics,
+                                       result_id=f"{snapshot.version}.{next(self._result_ids)}")
+        state.mark_published(snapshot)
+        if not self.pull:
+            self.text_document_publish_diagnostics(t.PublishDiagnosticsParams(
+                uri=state.uri, version=snapshot.version, diagnostics=list(diagnostics)))
+
+    def diagnostic(self, uri: str, version: int, lines: Sequence[str], finding: Finding,
+                   rules: config.Settings, locale: str) -> t.Diagnostic:
+        """One finding as an LSP diagnostic. ``data`` carries the document version and
+        every fix with its rendered title and edits in client units, so code actions need
+        no re-analysis: ``{"version": 3, "fixes": [{"title", "preferred", "edits":
+        [{"range": [l0, c0, l1, c1], "newText"}]}]}``."""
+        rule = rule_for(finding.code)
+        enc = self.encoding
+        fixes = [{
+            "title": i18n.render(fix.title, locale),
+            "preferred": fix.preferred,
+            "edits": [{"range": convert.range_to_json(convert.to_lsp_range(lines, e.span, enc)),
+                       "newText": e.new_text} for e in fix.edits],
+        } for fix in finding.fixes]
+        return t.Diagnostic(
+            range=convert.to_lsp_range(lines, finding.span, enc),
+            message=i18n.render(finding.message, locale),
+            severity=_SEVERITY[config.severity_for(rules, finding.code)] if rule
+            else t.DiagnosticSeverity.Warning,
+            code=finding.code,
+            code_description=t.CodeDescription(href=rule.url) if rule else None,
+            source=SOURCE,
+            related_information=[t.DiagnosticRelatedInformation(
+                location=t.Location(uri=uri, range=convert.to_lsp_range(lines, r.span, enc)),
+                message=i18n.render(r.message, locale)) for r in finding.related] or None,
+            data={"version": version, "fixes": fixes},
+        )
+
+    def current(self, uri: str) -> Snapshot | None:
+        """The published snapshot of ``uri`` if it belongs to the document's current
+        version, else ``None`` (its edits would land on the wrong text)."""
+        state, doc = self.documents.get(uri), self.workspace.text_documents.get(uri)
+        if state is None or doc is None or state.published is None:
+            return None
+        return state.published if state.published.version == doc.version else None
+
+    def reanalyse_all(self) -> None:
+        """Analyse every open document again (settings changed)."""
+        for uri in list(self.documents):
+            self.schedule(uri, 0)
+
+    # ----------------------------------------------------------------- edits
+
+    def workspace_edit(self, uri: str, version: int, edits: list[t.TextEdit]) -> t.WorkspaceEdit:
+        """``edits`` to one document, versioned when the client supports
+        ``documentChanges`` (it then refuses them for a changed document)."""
+        if self.capability("workspace.workspace_edit.document_changes", False):
+            return t.WorkspaceEdit(document_changes=[t.TextDocumentEdit(
+                text_document=t.OptionalVersionedTextDocumentIdentifier(uri=uri, version=version),
+                edits=edits)])
+        return t.WorkspaceEdit(changes={uri: edits})
+
+    def fix_all_edits(self, snapshot: Snapshot) -> list[t.TextEdit]:
+        """The edits of every preferred fix of ``snapshot`` that can be applied together
+        (:func:`gradguard.fixes.compatible_fixes`; fix-all again for the rest)."""
+        lines = convert.split_lines(snapshot.text)
+        chosen = compatible_fixes([f.preferred_fix for f in snapshot.findings if f.preferred_fix])
+        return [convert.to_text_edit(lines, edit, self.encoding)
+                for fix in chosen for edit in fix.edits]
+
+    def suppression_edits(self, snapshot: Snapshot, code: str, line: int) -> list[t.TextEdit]:
+        """The edit that adds ``code`` to the ``# noqa`` of 0-based ``line``, or none
+        when a comment cannot go there (:func:`gradguard.suppression.noqa_edit`)."""
+        edit = noqa_edit(snapshot.text, line + 1, code)
+        if edit is None:
+            return []
+        return [convert.to_text_edit(convert.split_lines(snapshot.text), edit, self.encoding)]
+
+
+def _analyse_and_select(analyzer: Analyzer, text: str, rules: config.Settings,
+                        path: str | None) -> FileResult:
+    """Run in the worker thread: the findings of ``text`` that ``rules`` enable for
+    ``path`` and no ``# noqa`` suppresses (or the syntax problem)."""
+    result = analyzer(text)
+    if result.syntax_error is not None:
+        return result
+    enabled = [f for f in result.findings if config.rule_enabled(rules, f.code, path)]
+    return FileResult(findings=tuple(unsuppressed(enabled, text)))
+
+
+def _text_edits(fix: dict) -> list[t.TextEdit]:
+    return [t.TextEdit(range=convert.range_from_json(e["range"]), new_text=e["newText"])
+            for e in fix["edits"]]
+
+
+# --------------------------------------------------------------------- handlers
+
+
+def _initialize(ls: GradGuardServer, params: t.InitializeParams) -> None:
+    ls.init_options = params.initialization_options
+    ls.client_locale = params.locale
+    ls.pull = ls.capability("text_document.diagnostic") is not None
+
+
+async def _initialized(ls: GradGuardServer, params: t.InitializedParams) -> None:
+    await ls.load_settings()
+    if ls.capability("workspace.did_change_watched_files.dynamic_registration", False):
+        try:
+            await asyncio.wait_for(ls.client_register_capability_async(t.RegistrationParams(
+                registrations=[t.Registration(
+                    id="gradguard-pyproject",
+                    method=t.WORKSPACE_DID_CHANGE_WATCHED_FILES,
+                    register_options=t.DidChangeWatchedFilesRegistrationOptions(watchers=[
+                        t.FileSystemWatcher(glob_pattern="**/pyproject.toml")]))])),
+                _CLIENT_TIMEOUT)
+        except Exception as error:
+            logger.warning("could not watch pyproject.toml: %s", error)
+
+
+def _did_open(ls: GradGuardServer, params: t.DidOpenTextDocumentParams) -> None:
+    uri = params.text_document.uri
+    old = ls.documents.pop(uri, None)
+    if old is not None:
+        old.cancel()
+    ls.documents[uri] = DocumentState(uri, ls.analyzer_factory())
+    ls.schedule(uri, 0)
+
+
+def _did_change(ls: GradGuardServer, params: t.DidChangeTextDocumentParams) -> None:
+    uri = params.text_document.uri
+    state = ls.documents.get(uri)
+    if state is None:
+        return
+    settings = ls.editor_settings_for(uri)
+    if settings.run == "onType" or not ls.settings_ready.is_set():
+        ls.schedule(uri, settings.debounce_ms)
+    else:
+        doc = ls.workspace.get_text_document(uri)
+        ls.publish(state, ls.carried(state, doc.version, doc.source))
+
+
+def _did_save(ls: GradGuardServer, params: t.DidSaveTextDocumentParams) -> None:
+    uri = params.text_document.uri
+    snapshot = ls.current(uri)
+    if uri in ls.documents and not (snapshot and snapshot.analysed):
+        ls.schedule(uri, 0)
+
+
+def _did_close(ls: GradGuardServer, params: t.DidCloseTextDocumentParams) -> None:
+    uri = params.text_document.uri
+    state = ls.documents.pop(uri, None)
+    if state is not None:
+        state.cancel()
+        state.mark_published(Snapshot(-1, "", ()))
+    if not ls.pull:
+        ls.text_document_publish_diagnostics(t.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
+
+
+async def _pull_diagnostics(ls: GradGuardServer, params: t.DocumentDiagnosticParams
+                            ) -> t.DocumentDiagnosticReport:
+    uri = params.text_document.uri
+    while True:
+        state, doc = ls.documents.get(uri), ls.workspace.text_documents.get(uri)
+        if state is None or doc is None:
+            return t.RelatedFullDocumentDiagnosticReport(items=[])
+        snapshot = ls.current(uri)
+        if snapshot is not None:
+            break
+        if state.task is None or state.task.done():
+            ls.schedule(uri, 0)
+        await state.changed.wait()
+    if params.previous_result_id == snapshot.result_id:
+        return t.RelatedUnchangedDocumentDiagnosticReport(result_id=snapshot.result_id)
+    return t.RelatedFullDocumentDiagnosticReport(items=list(snapshot.diagnostics),
+                                                 result_id=snapshot.result_id)
+
+
+def _hover(ls: GradGuardServer, params: t.HoverParams) -> t.Hover | None:
+    uri = params.text_document.uri
+    doc = ls.workspace.text_documents.get(uri)
+    state = ls.documents.get(uri)
+    if doc is None or state is None or not ls.editor_settings_for(uri).enable:
+        return None
+    text = doc.source
+    findings: Sequence[Finding] = ()
+    if state.published is not None:
+        findings = remap_findings(state.published.findings,
+                                  line_mapper(state.published.text, text))
+    pos = convert.from_lsp_position(convert.split_lines(text), params.position, ls.encoding)
+    markdown = explain.hover_markdown(text, pos, findings, ls.locale_for(uri))
+    if markdown is None:
+        return None
+    formats = ls.capability("text_document.hover.content_format") or [t.MarkupKind.Markdown]
+    kind = t.MarkupKind.Markdown if t.MarkupKind.Markdown in formats else t.MarkupKind.PlainText
+    return t.Hover(contents=t.MarkupContent(kind=kind, value=markdown))
+
+
+def _kind_wanted(kind: str, only: Sequence[str] | None) -> bool:
+    return not only or any(kind == o or kind.startswith(o + ".") for o in only)
+
+
+def _code_actions(ls: GradGuardServer, params: t.CodeActionParams) -> list[t.CodeAction]:
+    uri = params.text_document.uri
+    snapshot = ls.current(uri)
+    if snapshot is None:
+        return []
+    only = params.context.only
+    _ = i18n.translator(ls.locale_for(uri)).gettext
+    base = {"uri": uri, "version": snapshot.version}
+    actions: list[t.CodeAction] = []
+    suppress: list[t.CodeAction] = []
+    for diagnostic in snapshot.diagnostics:
+        if not convert.ranges_overlap(diagnostic.range, params.range) or \
+                not _kind_wanted(t.CodeActionKind.QuickFix, only):
+            continue
+        for fix in sorted(diagnostic.data["fixes"], key=lambda f: not f["preferred"]):
+            actions.append(t.CodeAction(
+                title=fix["title"], kind=t.CodeActionKind.QuickFix, diagnostics=[diagnostic],
+                is_preferred=fix["preferred"] or None, data={**base, "fix": fix}))
+        key = {"code": diagnostic.code, "line": diagnostic.range.start.line}
+        if all(a.data["suppress"] != key for a in suppress):
+            suppress.append(t.CodeAction(
+                title=_(N_("Suppress {code} on this line")).format(code=diagnostic.code),
+                kind=t.CodeActionKind.QuickFix, diagnostics=[diagnostic],
+                data={**base, "suppress": key}))
+    actions += suppress
+    if _kind_wanted(FIX_ALL_KIND, only) and ls.fix_all_edits(snapshot):
+        actions.append(t.CodeAction(title=_(N_("Fix all GradGuard problems")),
+                                    kind=FIX_ALL_KIND, data={**base, "fixAll": True}))
+    if "edit" not in (ls.capability("text_document.code_action.resolve_support.properties")
+                      or []):
+        actions = [_resolve(ls, action) for action in actions]
+    return actions
+
+
+def _resolve(ls: GradGuardServer, action: t.CodeAction) -> t.CodeAction:
+    """Fill in ``action.edit`` from ``action.data``; left without an edit when the
+    document changed since the action was offered (its edits would misplace text)."""
+    data = action.data if isinstance(action.data, dict) else {}
+    uri, version = data.get("uri"), data.get("version")
+    snapshot = ls.current(uri) if isinstance(uri, str) else None
+    if snapshot is None or snapshot.version != version:
+        return action
+    if "fix" in data:
+        edits = _text_edits(data["fix"])
+    elif "suppress" in data:
+        edits = ls.suppression_edits(snapshot, data["suppress"]["code"],
+                                     data["suppress"]["line"])
+    else:
+        edits = ls.fix_all_edits(snapshot)
+    action.edit = ls.workspace_edit(uri, version, edits)
+    return action
+
+
+def _explain_command(ls: GradGuardServer, *args: Any) -> str | None:
+    code = args[0] if args and isinstance(args[0], str) else ""
+    return explain.explain_rule(code, ls.locale_for(""))
+
+
+async def _fix_all_command(ls: GradGuardServer, *args: Any) -> bool:
+    uri = args[0] if args and isinstance(args[0], str) else ""
+    snapshot = ls.current(uri)
+    if snapshot is None:
+        return False
+    edits = ls.fix_all_edits(snapshot)
+    if not edits:
+        return False
+    result = await ls.workspace_apply_edit_async(t.ApplyWorkspaceEditParams(
+        edit=ls.workspace_edit(uri, snapshot.version, edits),
+        label=i18n.translator(ls.locale_for(uri)).gettext(N_("Fix all GradGuard problems"))))
+    return bool(result and result.applied)
+
+
+async def _did_change_configuration(ls: GradGuardServer,
+                                    params: t.DidChangeConfigurationParams) -> None:
+    if not ls.capability("workspace.configuration", False) and isinstance(params.settings, dict):
+        ls.init_options = params.settings.get(SOURCE, params.settings)
+    await ls.load_settings()
+    ls.reanalyse_all()
+    if ls.pull and ls.capability("workspace.diagnostics.refresh_support", False):
+        ls.workspace_diagnostic_refresh(None)
+
+
+def _did_change_watched_files(ls: GradGuardServer, params: t.DidChangeWatchedFilesParams) -> None:
+    if any(change.uri.endswith("/pyproject.toml") for change in params.changes):
+        ls.reload_projects()
+
+
+def build_server(analyzer_factory: Callable[[], Analyzer] | None = None) -> GradGuardServer:
+    """A server with every feature registered; ``analyzer_factory`` as in
+    :class:`GradGuardServer`."""
+    ls = GradGuardServer(analyzer_factory)
+    ls.feature(t.INITIALIZE)(_initialize)
+    ls.feature(t.INITIALIZED)(_initialized)
+    ls.feature(t.TEXT_DOCUMENT_DID_OPEN)(_did_open)
+    ls.feature(t.TEXT_DOCUMENT_DID_CHANGE)(_did_change)
+    ls.feature(t.TEXT_DOCUMENT_DID_SAVE)(_did_save)
+    ls.feature(t.TEXT_DOCUMENT_DID_CLOSE)(_did_close)
+    ls.feature(t.TEXT_DOCUMENT_DIAGNOSTIC, t.DiagnosticOptions(
+        identifier=SOURCE, inter_file_dependencies=False, workspace_diagnostics=False))(
+        _pull_diagnostics)
+    ls.feature(t.TEXT_DOCUMENT_HOVER)(_hover)
+    ls.feature(t.TEXT_DOCUMENT_CODE_ACTION, t.CodeActionOptions(
+        code_action_kinds=[t.CodeActionKind.QuickFix, FIX_ALL_KIND], resolve_provider=True))(
+        _code_actions)
+    ls.feature(t.CODE_ACTION_RESOLVE)(_resolve)
+    ls.feature(t.WORKSPACE_DID_CHANGE_CONFIGURATION)(_did_change_configuration)
+    ls.feature(t.WORKSPACE_DID_CHANGE_WATCHED_FILES)(_did_change_watched_files)
+    ls.command(EXPLAIN_COMMAND)(_explain_command)
+    ls.command(FIX_ALL_COMMAND)(_fix_all_command)
+    return ls
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Add the transport options of ``gradguard lsp`` to ``parser``: ``--tcp``, ``--ws``
+    (mutually exclusive; stdio without either), ``--host`` (default 127.0.0.1) and
+    ``--port`` (default 2087)."""
+    transport = parser.add_mutually_exclusive_group()
+    transport.add_argument("--tcp", action="store_true", help="serve over TCP")
+    transport.add_argument("--ws", action="store_true", help="serve over WebSocket")
+    parser.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
+    parser.add_argument("--port", type=int, default=2087, help="port to bind (default 2087)")
+
+
+def main(args: argparse.Namespace) -> int:
+    """Run the server until the client exits. ``args`` has ``tcp``, ``ws``, ``host`` and
+    ``port`` (see :func:`add_arguments`); stdio unless ``tcp`` or ``ws``. Returns 0."""
+    logging.basicConfig(level=logging.WARNING)
+    ls = build_server()
+    if args.tcp:
+        ls.start_tcp(args.host, args.port)
+    elif args.ws:
+        ls.start_ws(args.host, args.port)
+    else:
+        ls.start_io()
+    return 0
