@@ -7,7 +7,7 @@
 // Usage: node client/test/integration/run-suite.js --vsix out/gradguard.vsix --python .venv/bin/python
 //          [--suite out/test/suite.js] [--code-server PATH] [--chromium /usr/bin/chromium]
 //          [--screenshot docs/img/vscode-hover.png] [--timeout SECONDS]
-// Exit status: 0 when the suite passed, 1 when it failed or timed out, 2 when the run could not start.
+// Exit status: 0 when the suite passed, 1 when it failed or timed out, 2 when a prerequisite is missing.
 // On failure it prints the suite's lines, the GradGuard output channel, the extension host log and
 // code-server's output, and saves a screenshot of the page.
 "use strict";
@@ -17,6 +17,7 @@ const fs = require("fs");
 const os = require("os");
 const path = require("path");
 const { parseArgs } = require("util");
+const net = require("net");
 
 const ROOT = path.resolve(__dirname, "../../..");
 const { values: opts } = parseArgs({
@@ -28,7 +29,7 @@ const { values: opts } = parseArgs({
     chromium: { type: "string", default: "/usr/bin/chromium" },
     screenshot: { type: "string" },
     timeout: { type: "string", default: "300" },
-    port: { type: "string", default: process.env.PORT || "18080" },
+    port: { type: "string", default: process.env.PORT || "0" },
   },
 });
 const t0 = Date.now();
@@ -49,6 +50,15 @@ function stopGroup(child) {
     const timer = setTimeout(() => { kill("SIGKILL"); resolve(); }, 5000);
     child.once("exit", () => { clearTimeout(timer); kill("SIGKILL"); resolve(); });
     kill("SIGTERM");
+  });
+}
+
+/** A TCP port that is free on 127.0.0.1 right now. */
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => { const { port } = server.address(); server.close(() => resolve(port)); });
   });
 }
 
@@ -107,7 +117,7 @@ async function main() {
   const python = need(opts.python, "the Python with gradguard installed");
   const codeServer = need(opts["code-server"], "code-server (scripts/ci.d/40-vscode.sh installs it)");
   const browserPath = need(opts.chromium, "Chromium (apt-get install chromium)");
-  const port = Number(opts.port);
+  const port = Number(opts.port) || await freePort();
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "gg-vscode-"));
 
   // What ships is what is tested: the extension under test is the unpacked .vsix.
@@ -155,12 +165,16 @@ async function main() {
       ...(opts.screenshot ? { GG_SCREENSHOT: path.resolve(opts.screenshot) } : {}),
     },
   });
+  const onSignal = (sig) => { say(`${sig}: stopping code-server`); try { process.kill(-cs.pid, "SIGKILL"); } catch { /* gone */ } process.exit(1); };
+  process.once("SIGTERM", onSignal).once("SIGINT", onSignal);
   cs.stdout.on("data", (d) => (csLog += d));
   cs.stderr.on("data", (d) => (csLog += d));
 
   let browser;
   let stopProbes = () => {};
   const lines = [];
+  let passed = 0;
+  let failed = 0;
   let code = "did not start";
   try {
     for (let i = 0; ; i++) {
@@ -179,7 +193,13 @@ async function main() {
     const exit = new Promise((resolve) => page.exposeFunction("codeAutomationExit", (c) => resolve(c)));
     page.on("console", (m) => {
       const text = m.text();
-      if (text.includes("[gradguard-test]")) { lines.push(text); console.log(`${stamp()} ${text.replace(/^.*?\[gradguard-test\]/, "")}`); }
+      if (text.includes("[gradguard-test]")) {
+        lines.push(text);
+        const line = text.replace(/^.*?\[gradguard-test\] /, "");
+        if (line.startsWith("PASS ")) passed++;
+        if (line.startsWith("FAIL ")) failed++;
+        console.log(`${stamp()} ${line}`);
+      }
       else if (/rror/.test(text)) lines.push(`[browser] ${text}`);
     });
     stopProbes = serveProbes(page, uiDir);
@@ -198,11 +218,15 @@ async function main() {
       await page.screenshot({ path: shot }).catch(() => {});
       console.log(`page at failure: ${shot}`);
     }
+  } catch (e) {
+    code = String(e.stack || e);
+    say(`run failed: ${code}`);
   } finally {
     stopProbes();
     if (browser) await browser.close().catch(() => {});
     await stopGroup(cs);
   }
+  if (code !== 0 && failed === 0) failed = 1; // the run itself failed (start-up, time-out)
   if (code !== 0) {
     console.log("=== browser errors and suite lines ===");
     console.log(lines.join("\n"));
@@ -210,10 +234,11 @@ async function main() {
     console.log(tails(path.join(userData, "logs"), /GradGuard\.log$|exthost\.log$/).join("\n"));
     console.log("=== code-server ===");
     console.log(csLog.slice(-6000));
-    return 1;
+  } else {
+    fs.rmSync(tmp, { recursive: true, force: true });
   }
-  fs.rmSync(tmp, { recursive: true, force: true });
-  return 0;
+  console.log(`vscode-workbench: ${passed} passed, ${failed} failed`);
+  return code === 0 ? 0 : 1;
 }
 
 main().then((status) => process.exit(status), (e) => { console.error(`${stamp()} ${e.stack || e}`); process.exit(2); });

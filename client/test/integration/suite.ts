@@ -16,6 +16,18 @@ const env = (name: string): string => {
 
 const log = (text: string) => console.log(`[gradguard-test] ${text}`);
 
+/** Run one named step; run-suite.js counts the PASS and FAIL lines. A failed step ends the suite. */
+async function step(name: string, fn: () => Promise<void>): Promise<void> {
+  const t = Date.now();
+  try {
+    await fn();
+  } catch (e) {
+    log(`FAIL ${name}: ${(e as Error).stack ?? e}`);
+    throw e;
+  }
+  log(`PASS ${name} (${((Date.now() - t) / 1000).toFixed(1)} s)`);
+}
+
 /** Poll `fn` every 100 ms until it returns something truthy; throw `what` after `ms`. */
 async function waitFor<T>(what: string, fn: () => T | undefined | Promise<T | undefined>, ms = 60000): Promise<T> {
   const end = Date.now() + ms;
@@ -79,103 +91,116 @@ export async function run(): Promise<void> {
   const folder = vscode.workspace.workspaceFolders?.[0];
   assert.ok(folder, "the test workspace is open");
   const file = vscode.Uri.joinPath(folder.uri, "double_backward.py");
-
-  const doc = await vscode.workspace.openTextDocument(file);
-  const editor = await vscode.window.showTextDocument(doc);
-  const ext = vscode.extensions.getExtension<GradGuardApi>("gradguard.gradguard");
-  assert.ok(ext, "the GradGuard extension is installed");
-  const api = await waitFor("the extension to activate on a Python file", () => (ext.isActive ? ext.exports : undefined), 30000);
-  await api.ready();
-  log(`VS Code ${vscode.version}; server command: ${JSON.stringify(api.serverCommand)}`);
-  assert.deepStrictEqual(api.serverCommand, { command: python, args: ["-m", "gradguard", "lsp"], source: "interpreter", python });
-  assert.ok(api.client?.isRunning(), "the server runs");
-
-  // 1. Hover in English on the first backward (an autograd token: explained even without a finding).
   const firstBackward = new vscode.Position(6, 6);
-  const en = await hoverContaining(doc, firstBackward, "`.backward()` computes the gradient of this tensor");
-  log(`English token hover: ${en.slice(0, 80)}...`);
+  let doc!: vscode.TextDocument;
+  let editor!: vscode.TextEditor;
+  let api!: GradGuardApi;
+  let diag!: vscode.Diagnostic;
 
-  // 2. GradGuard's diagnostic on the second backward.
-  const diags = await waitFor("a gradguard diagnostic", () => {
-    const d = gradguardDiagnostics(doc.uri);
-    return d.length ? d : undefined;
+  await step("activates on a Python file and starts <interpreter> -m gradguard lsp", async () => {
+    doc = await vscode.workspace.openTextDocument(file);
+    editor = await vscode.window.showTextDocument(doc);
+    const ext = vscode.extensions.getExtension<GradGuardApi>("gradguard.gradguard");
+    assert.ok(ext, "the GradGuard extension is installed");
+    api = await waitFor("the extension to activate on a Python file", () => (ext.isActive ? ext.exports : undefined), 30000);
+    await api.ready();
+    log(`VS Code ${vscode.version}; server command: ${JSON.stringify(api.serverCommand)}`);
+    assert.deepStrictEqual(api.serverCommand, { command: python, args: ["-m", "gradguard", "lsp"], source: "interpreter", python });
+    assert.ok(api.client?.isRunning(), "the server runs");
   });
-  log(`diagnostics: ${diags.map((d) => `${codeOf(d)}@${d.range.start.line}:${d.range.start.character} ${d.message}`).join(" | ")}`);
-  const diag = diags.find((d) => codeOf(d) === "GG101");
-  assert.ok(diag, "a GG101 diagnostic");
-  assert.strictEqual(diag.range.start.line, 7);
-  assert.strictEqual(diag.severity, vscode.DiagnosticSeverity.Error);
 
-  // 3. Hover on the finding, in English; then a screenshot of the workbench showing it.
-  const findingHover = await hoverContaining(doc, diag.range.start, "**GG101** `backward-through-freed-graph`");
-  assert.ok(findingHover.includes("Trying to backward through the graph a second time"), findingHover);
-  log(`English finding hover: ${findingHover.slice(0, 120)}...`);
-  if (process.env.GG_SCREENSHOT) {
+  await step("hover in English on an autograd token", async () => {
+    const en = await hoverContaining(doc, firstBackward, "`.backward()` computes the gradient of this tensor");
+    log(`English token hover: ${en.slice(0, 80)}...`);
+  });
+
+  await step("GG101 diagnostic on the second backward", async () => {
+    const diags = await waitFor("a gradguard diagnostic", () => {
+      const d = gradguardDiagnostics(doc.uri);
+      return d.length ? d : undefined;
+    });
+    log(`diagnostics: ${diags.map((d) => `${codeOf(d)}@${d.range.start.line}:${d.range.start.character} ${d.message}`).join(" | ")}`);
+    const found = diags.find((d) => codeOf(d) === "GG101");
+    assert.ok(found, "a GG101 diagnostic");
+    diag = found;
+    assert.strictEqual(diag.range.start.line, 7);
+    assert.strictEqual(diag.severity, vscode.DiagnosticSeverity.Error);
+  });
+
+  await step("hover in English on the finding", async () => {
+    const hover = await hoverContaining(doc, diag.range.start, "**GG101** `backward-through-freed-graph`");
+    assert.ok(hover.includes("Trying to backward through the graph a second time"), hover);
+    log(`English finding hover: ${hover.slice(0, 120)}...`);
+    if (!process.env.GG_SCREENSHOT) return;
     editor.selection = new vscode.Selection(diag.range.start, diag.range.start);
     await vscode.commands.executeCommand("editor.action.showHover");
     await uiProbe({ op: "waitForText", selector: ".monaco-hover", text: "GG101" });
     await uiProbe({ op: "screenshot", path: process.env.GG_SCREENSHOT });
     log(`screenshot: ${process.env.GG_SCREENSHOT}`);
     await vscode.commands.executeCommand("editor.action.hideHover");
-  }
-
-  // 4. The preferred quick fix, applied, gives the expected text (and the finding goes away).
-  const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>(
-    "vscode.executeCodeActionProvider", doc.uri, diag.range, vscode.CodeActionKind.QuickFix.value, 10);
-  log(`quick fixes: ${actions.map((a) => `${a.title}${a.isPreferred ? " (preferred)" : ""}`).join(" | ")}`);
-  const preferred = actions.find((a) => a.isPreferred);
-  assert.ok(preferred?.edit, "a preferred quick fix with an edit");
-  assert.ok(await vscode.workspace.applyEdit(preferred.edit));
-  assert.strictEqual(preferred.title, "Recompute `loss` before this backward (a fresh graph)");
-  assert.strictEqual(doc.getText(), [
-    "import torch",
-    "from torch import nn",
-    "",
-    "model = nn.Linear(4, 1)",
-    "x = torch.randn(8, 4)",
-    "loss = model(x).pow(2).mean()",
-    "loss.backward()",
-    "loss = model(x).pow(2).mean()",
-    "loss.backward()",
-    "",
-  ].join("\n"));
-  await waitFor("the GG101 diagnostic to go away after the fix", () =>
-    gradguardDiagnostics(doc.uri).every((d) => codeOf(d) !== "GG101") || undefined, 30000);
-  await vscode.commands.executeCommand("workbench.action.files.revert");
-  assert.strictEqual(doc.getText(), fs.readFileSync(file.fsPath, "utf8"));
-
-  // 5. gradguard.locale = zh-cn: the server restarts and speaks Chinese.
-  await setSetting("locale", "zh-cn");
-  const zhToken = await hoverContaining(doc, firstBackward, "计算这个张量对每个需要梯度的叶子张量");
-  log(`Chinese token hover: ${zhToken.slice(0, 60)}...`);
-  const zhDiag = await waitFor("the GG101 diagnostic again", () => gradguardDiagnostics(doc.uri).find((d) => codeOf(d) === "GG101"));
-  const zhFinding = await hoverContaining(doc, zhDiag.range.start, "之前的一次反向传播已经释放了");
-  assert.ok(zhFinding.includes("**GG101** `backward-through-freed-graph`"), zhFinding);
-  log(`Chinese finding hover: ${zhFinding.slice(0, 120)}...`);
-  await setSetting("locale", undefined);
-  await hoverContaining(doc, firstBackward, "`.backward()` computes the gradient of this tensor");
-
-  // 6. An interpreter without gradguard: a notification with both actions, in the real workbench.
-  await setSetting("interpreter", pythonWithoutGradGuard);
-  await waitFor("the restart with the other interpreter", async () => {
-    await api.ready();
-    return api.serverCommand?.python === pythonWithoutGradGuard || undefined;
   });
-  assert.strictEqual(api.client, undefined, "no server runs without gradguard");
-  const toast = await uiProbe({
-    op: "waitForText", selector: ".notification-toast",
-    text: `GradGuard is not installed in the Python interpreter ${pythonWithoutGradGuard}.`,
-  });
-  log(`notification: ${toast.replace(/\s+/g, " ")}`);
-  assert.ok(toast.includes("Install GradGuard") && toast.includes("Choose interpreter"), toast);
-  await vscode.commands.executeCommand("notifications.clearAll");
 
-  // 7. Back to the working interpreter: the diagnostics come back.
-  await setSetting("interpreter", python);
-  await waitFor("the server to run again with the first interpreter", async () => {
-    await api.ready();
-    return (api.serverCommand?.python === python && api.client?.isRunning()) || undefined;
+  await step("the preferred quick fix gives the expected text", async () => {
+    const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>(
+      "vscode.executeCodeActionProvider", doc.uri, diag.range, vscode.CodeActionKind.QuickFix.value, 10);
+    log(`quick fixes: ${actions.map((a) => `${a.title}${a.isPreferred ? " (preferred)" : ""}`).join(" | ")}`);
+    const preferred = actions.find((a) => a.isPreferred);
+    assert.ok(preferred?.edit, "a preferred quick fix with an edit");
+    assert.strictEqual(preferred.title, "Recompute `loss` before this backward (a fresh graph)");
+    assert.ok(await vscode.workspace.applyEdit(preferred.edit));
+    assert.strictEqual(doc.getText(), [
+      "import torch",
+      "from torch import nn",
+      "",
+      "model = nn.Linear(4, 1)",
+      "x = torch.randn(8, 4)",
+      "loss = model(x).pow(2).mean()",
+      "loss.backward()",
+      "loss = model(x).pow(2).mean()",
+      "loss.backward()",
+      "",
+    ].join("\n"));
+    await waitFor("the GG101 diagnostic to go away after the fix", () =>
+      gradguardDiagnostics(doc.uri).every((d) => codeOf(d) !== "GG101") || undefined, 30000);
+    await vscode.commands.executeCommand("workbench.action.files.revert");
+    assert.strictEqual(doc.getText(), fs.readFileSync(file.fsPath, "utf8"));
   });
-  await waitFor("the GG101 diagnostic after the restart", () => gradguardDiagnostics(doc.uri).find((d) => codeOf(d) === "GG101"));
-  log(`passed in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+
+  await step("gradguard.locale = zh-cn: hovers in Chinese", async () => {
+    await setSetting("locale", "zh-cn");
+    const token = await hoverContaining(doc, firstBackward, "计算这个张量对每个需要梯度的叶子张量");
+    log(`Chinese token hover: ${token.slice(0, 60)}...`);
+    const again = await waitFor("the GG101 diagnostic again", () => gradguardDiagnostics(doc.uri).find((d) => codeOf(d) === "GG101"));
+    const finding = await hoverContaining(doc, again.range.start, "之前的一次反向传播已经释放了");
+    assert.ok(finding.includes("**GG101** `backward-through-freed-graph`"), finding);
+    log(`Chinese finding hover: ${finding.slice(0, 120)}...`);
+    await setSetting("locale", undefined);
+    await hoverContaining(doc, firstBackward, "`.backward()` computes the gradient of this tensor");
+  });
+
+  await step("an interpreter without gradguard: notification with Install GradGuard and Choose interpreter", async () => {
+    await setSetting("interpreter", pythonWithoutGradGuard);
+    await waitFor("the restart with the other interpreter", async () => {
+      await api.ready();
+      return api.serverCommand?.python === pythonWithoutGradGuard || undefined;
+    });
+    assert.strictEqual(api.client, undefined, "no server runs without gradguard");
+    const toast = await uiProbe({
+      op: "waitForText", selector: ".notification-toast",
+      text: `GradGuard is not installed in the Python interpreter ${pythonWithoutGradGuard}.`,
+    });
+    log(`notification: ${toast.replace(/\s+/g, " ")}`);
+    assert.ok(toast.includes("Install GradGuard") && toast.includes("Choose interpreter"), toast);
+    await vscode.commands.executeCommand("notifications.clearAll");
+  });
+
+  await step("back to the project's interpreter: the diagnostic returns", async () => {
+    await setSetting("interpreter", python);
+    await waitFor("the server to run again with the first interpreter", async () => {
+      await api.ready();
+      return (api.serverCommand?.python === python && api.client?.isRunning()) || undefined;
+    });
+    await waitFor("the GG101 diagnostic after the restart", () => gradguardDiagnostics(doc.uri).find((d) => codeOf(d) === "GG101"));
+  });
+  log(`all steps passed in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
 }
