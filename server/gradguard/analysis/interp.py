@@ -76,7 +76,9 @@ class Hazard:
     ``segs``: the freed segments walked again; ``frees``: their :class:`Free` records.
     ``root``: the expression backwarded; ``frames``: the analysis frames at the time, as
     ``(frame_id, current statement, function node)``; ``env``/``freed``: the state then;
-    ``steps``: parameter updates so far; ``val_segs``: all segments of the root.
+    ``steps``: parameter updates so far; ``val_segs``: all segments of the root;
+    ``loops``: the loops being analysed, outermost first. The finding's site is the last
+    frame of ``frames`` (a wrapper that backwards its parameter is reported at its call).
     """
 
     kind: str
@@ -90,6 +92,7 @@ class Hazard:
     freed: dict
     steps: int
     val_segs: frozenset
+    loops: tuple = ()
 
 
 @dataclass
@@ -1135,12 +1138,14 @@ class Interpreter:
     def _report(self, call, root_node, hit, val_segs) -> None:
         # a wrapper that backwards its parameter (``def manual_backward(self, loss):
         # loss.backward()``): the finding belongs at the wrapper's call site
+        site = len(self.frames)
         for fr in reversed(self.frames[1:]):
             if not (isinstance(root_node, cst.Name) and root_node.value in fr.arg_nodes
                     and fr.call is not None and (fr.id, root_node.value) in self.state.env
                     and self.state.env[(fr.id, root_node.value)].stmt is None):
                 break
             call, root_node = fr.call, fr.arg_nodes[root_node.value]
+            site -= 1
         cur = self.stamp()
         frees = tuple(self.state.freed[s] for s in hit)
         kind, loop = "same", None
@@ -1159,10 +1164,11 @@ class Interpreter:
         if key in self._seen_hazards or (id(call), "same") in self._seen_hazards:
             return
         self._seen_hazards.add(key)
-        frames = tuple((fr.id, fr.stmt, fr.func) for fr in self.frames)
+        frames = tuple((fr.id, fr.stmt, fr.func) for fr in self.frames[:site])
         self.hazards.append(Hazard(kind, call, root_node, hit, frees, loop, frames,
                                    dict(self.state.env), dict(self.state.freed),
-                                   self.param_updates, val_segs))
+                                   self.param_updates, val_segs,
+                                   tuple(ctx for ctx, _ in self.loop_stack)))
 
     # ---------------------------------------------------------- inlining
     def call_ref(self, call, ref: FuncRef, pos, kw, self_val: Val | None,

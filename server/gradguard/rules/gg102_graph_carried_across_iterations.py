@@ -81,7 +81,7 @@ def build(h: Hazard, interp: Interpreter, src: Source) -> Finding:
     """The GG102 finding for a hazard of kind "carried"."""
     carried = _carried(h, src)
     seg = C.graph_seg(h, interp)
-    name = carried[0] if carried else C.graph_site(seg, src, h)[0]
+    name = ", ".join(n for n, _ in carried) if carried else C.graph_site(seg, src, h)[0]
     args = {"tensor": C.tensor_name(h, src), "carried": name,
             "freed_line": C.free_line(h, interp, src)}
     message = Message(N_("`{tensor}` reaches the previous iteration's graph through "
@@ -89,7 +89,7 @@ def build(h: Hazard, interp: Interpreter, src: Source) -> Finding:
                          "that iteration"), args)
     related = C.related(h, interp, src)
     fixes = []
-    if carried is not None:
+    if carried:
         fixes.append(_detach_fix(h, src, carried))
     retain = C.retain_fix(h, src, preferred=False)
     if retain is not None:
@@ -99,15 +99,13 @@ def build(h: Hazard, interp: Interpreter, src: Source) -> Finding:
 
 
 def _carried(h: Hazard, src: Source):
-    """The carried variable: a name of the loop's frame whose value holds the freed graph
-    and that the loop body reads before it assigns it (so the value crosses from one
-    iteration to the next); returns ``(name, value)``."""
+    """The carried variables: names of the loop's frame whose value holds the freed graph
+    and that the loop body reads before it assigns them (so the value crosses from one
+    iteration to the next); a list of ``(name, value)``."""
     loop = h.loop
     hit = set(h.segs)
-    for key, b in sorted(h.env.items(), key=lambda kv: str(kv[0])):
-        if key[0] == loop.frame and b.val.segs & hit and _read_first(key[1], loop.node, src):
-            return key[1], b.val
-    return None
+    return [(key[1], b.val) for key, b in sorted(h.env.items(), key=lambda kv: str(kv[0]))
+            if key[0] == loop.frame and b.val.segs & hit and _read_first(key[1], loop.node, src)]
 
 
 def _read_first(name: str, loop: cst.CSTNode, src: Source) -> bool:
@@ -129,18 +127,16 @@ def _read_first(name: str, loop: cst.CSTNode, src: Source) -> bool:
 
 
 def _detach_fix(h: Hazard, src: Source, carried) -> Fix | None:
-    name, val = carried
+    """Detach every carried variable right after the backward that freed the graph."""
     free = h.frees[0]
     after = next((stmt for fid, stmt in free.stmts if fid == h.loop.frame), None)
-    if after is None:
+    if after is None or any(val.kind in ("container", "object") for _, val in carried):
         return None
-    if val.kind in ("container",) or (val.kind == "object"):
-        return None
-    if val.elts is not None:
-        code = f"{name} = tuple(t.detach() for t in {name})"
-    else:
-        code = f"{name} = {name}.detach()"
+    lines = [f"{name} = tuple(t.detach() for t in {name})" if val.elts is not None
+             else f"{name} = {name}.detach()" for name, val in carried]
+    names = ", ".join(name for name, _ in carried)
     return Fix(Message(N_("Detach `{name}` after the backward on line {line}, so the next "
                           "iteration starts a new graph"),
-                       {"name": name, "line": src.span(after).start.line}),
-               (src.insert_line_after(after, code),), preferred=True)
+                       {"name": names, "line": src.span(after).start.line}),
+               tuple(src.insert_line_after(after, code) for code in reversed(lines)),
+               preferred=True)

@@ -126,7 +126,8 @@ def _recompute_in_loop(h: Hazard, interp: Interpreter, src: Source) -> Fix | Non
 
 def _enclosing_loop(h: Hazard, loop):
     """The loop around ``loop`` in the same frame, if the hazard's context has one."""
-    return getattr(h, "outer_loop", None)
+    outer = [ctx for ctx in h.loops[: h.loops.index(loop)] if ctx.frame == loop.frame]
+    return outer[-1] if outer else None
 
 
 def _used_outside(name: str, stmt, loop, src: Source, h: Hazard) -> bool:
