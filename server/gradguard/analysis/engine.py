@@ -26,16 +26,25 @@ def parse(text: str) -> tuple[cst.Module | None, SyntaxProblem | None]:
     try:
         return cst.parse_module(text), None
     except cst.ParserSyntaxError as e:
-        return None, SyntaxProblem(Pos(e.raw_line, e.raw_column), _syntax_message(e))
+        line, col, msg = _syntax_message(e)
+        return None, SyntaxProblem(Pos(line, col), msg)
     except RecursionError:
         return None, SyntaxProblem(Pos(1, 0), "too deeply nested to analyse")
     except Exception as e:  # the native parser reports some errors as other types
         return None, SyntaxProblem(Pos(1, 0), str(e).splitlines()[0] if str(e) else type(e).__name__)
 
 
-def _syntax_message(e: cst.ParserSyntaxError) -> str:
-    msg = e.message.strip()
-    return msg.splitlines()[0] if msg else "invalid syntax"
+_AT = re.compile(r"^(?:parser error: )?error at (\d+):(\d+): ")
+
+
+def _syntax_message(e: cst.ParserSyntaxError) -> tuple[int, int, str]:
+    """Line (1-based), column (0-based) and message of a libcst parse error; the native
+    parser puts its own, more precise "error at L:C" in the message."""
+    msg = (e.message.strip().splitlines() or ["invalid syntax"])[0]
+    at = _AT.match(msg)
+    if at:
+        return int(at.group(1)), max(int(at.group(2)) - 1, 0), msg[at.end():]
+    return e.raw_line, e.raw_column, msg
 
 
 def analyze_text(text: str) -> FileResult:

@@ -84,5 +84,6 @@ NO_GRAD_CONTEXTS = frozenset({"no_grad", "inference_mode"})
 MODULE_BASES = frozenset({"Module", "LightningModule", "Sequential", "ModuleList",
                           "ModuleDict"})
 
-# Cheap text test: a block without any of these tokens cannot free a graph.
-TRIGGER_TOKENS = ("backward", "autograd", ".grad(", ".step(")
+# Cheap text test: a block without any of these tokens cannot free a graph (nor
+# discard a detach()).
+TRIGGER_TOKENS = ("backward", "autograd", ".grad(", ".step(", ".detach()")

@@ -1,0 +1,39 @@
+"""Scores on ../shared/cases (labelled by running them under torch): they must not drop.
+
+Runs ../shared/tools/score.py, which calls `gradguard check --format json` and, with
+--fixes, runs each preferred fix under torch. Skips when ../shared is absent.
+"""
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+SHARED = Path(__file__).resolve().parent.parent.parent / "shared"
+SCORE = SHARED / "tools" / "score.py"
+
+pytestmark = pytest.mark.skipif(not SCORE.exists(), reason="../shared (labelled cases) is absent")
+
+
+def _score(*args):
+    exe = shutil.which("gradguard") or f"{sys.executable} -m gradguard"
+    out = subprocess.run([sys.executable, str(SCORE), str(SHARED / "cases"), "--cmd", exe, *args],
+                         capture_output=True, text=True, timeout=1800, cwd=SHARED / "cases")
+    last = out.stdout.strip().splitlines()[-1]
+    nums = {k: (int(a), int(b)) for k, a, b in re.findall(
+        r"(recall|false alarms|fixed by preferred fix) (\d+)/(\d+)", last)}
+    return nums, out.stdout
+
+
+def test_graph_freed_cases_found_and_fixed():
+    nums, report = _score("--fixes", "--runtime", "backward-twice")
+    tp, failing = nums["recall"]
+    fa, clean = nums["false alarms"]
+    fixed, need = nums["fixed by preferred fix"]
+    assert tp / failing >= 0.95, report
+    assert fa == 0, report
+    assert fixed / need >= 0.75, report

@@ -1,0 +1,124 @@
+"""Each rule's own VALID / INVALID examples, and exact findings on the bundled examples."""
+
+from pathlib import Path
+
+import pytest
+
+from gradguard.analysis import analyze
+from gradguard.fixes import apply_edits
+from gradguard.rules import all_rules
+
+ROOT = Path(__file__).resolve().parent.parent
+RULES = all_rules()
+
+
+@pytest.mark.parametrize("rule,index", [(r, i) for r in RULES for i in range(len(r.valid))],
+                         ids=lambda v: v.code if hasattr(v, "code") else str(v))
+def test_valid_examples_are_clean(rule, index):
+    assert [f.code for f in analyze(rule.valid[index]).findings if f.code == rule.code] == []
+
+
+@pytest.mark.parametrize("rule,index", [(r, i) for r in RULES for i in range(len(r.invalid))],
+                         ids=lambda v: v.code if hasattr(v, "code") else str(v))
+def test_invalid_examples_are_reported(rule, index):
+    assert rule.code in [f.code for f in analyze(rule.invalid[index]).findings]
+
+
+def test_every_rule_has_examples_and_docs():
+    for rule in RULES:
+        assert rule.valid and rule.invalid, rule.code
+        assert "## What it does" in rule.docs and "## Use instead" in rule.docs
+
+
+def _one(path):
+    findings = analyze((ROOT / path).read_text()).findings
+    assert len(findings) == 1, findings
+    return findings[0]
+
+
+def test_char_rnn_hidden_state_carried():
+    f = _one("examples/char_rnn.py")
+    assert (f.code, f.span.start.line, f.span.start.column) == ("GG102", 39, 12)
+    assert f.message.render() == (
+        "`loss` reaches the previous iteration's graph through `hidden`, which the backward "
+        "on line 39 freed in that iteration")
+    assert [(r.span.start.line, r.message.render()) for r in f.related] == [
+        (36, "graph of `hidden` built here"), (39, "this backward freed it")]
+    fix = f.preferred_fix
+    assert fix.title.render() == ("Detach `hidden` after the backward on line 39, so the next "
+                                  "iteration starts a new graph")
+    text = (ROOT / "examples/char_rnn.py").read_text()
+    fixed = apply_edits(text, fix.edits)
+    assert "            loss.backward()\n            hidden = hidden.detach()\n" in fixed
+    assert analyze(fixed).findings == ()
+
+
+def test_dcgan_fake_detached_in_discriminator_step():
+    f = _one("examples/dcgan.py")
+    assert (f.code, f.span.start.line) == ("GG101", 44)
+    assert f.message.render() == (
+        "`errG` is backwarded through the graph of `fake` (built on line 33), which the "
+        "backward on line 38 already freed")
+    fix = f.preferred_fix
+    assert fix.title.render() == ("Detach `fake` on line 37: that loss must not backpropagate "
+                                  "into the graph that built it")
+    fixed = apply_edits((ROOT / "examples/dcgan.py").read_text(), fix.edits)
+    assert "criterion(netD(fake.detach()), fake_label)" in fixed
+    assert analyze(fixed).findings == ()
+    alt = [x for x in f.fixes if not x.preferred]
+    assert alt[0].title.render().startswith("Silence with retain_graph=True on line 38")
+
+
+def test_actor_critic_values_recomputed_in_loop():
+    f = _one("examples/actor_critic.py")
+    assert (f.code, f.span.start.line) == ("GG103", 40)
+    assert f.message.render() == (
+        "`loss` uses `logits`, built once on line 28 before the loop; the backward on line 40 "
+        "frees its graph in the first iteration, so the next iteration fails")
+    fixed = apply_edits((ROOT / "examples/actor_critic.py").read_text(), f.preferred_fix.edits)
+    assert "    for epoch in range(epochs):\n        logits, values = model(states)\n" in fixed
+    assert fixed.count("logits, values = model(states)") == 1
+    assert analyze(fixed).findings == ()
+
+
+def test_discarded_detach_fixed_in_place_for_loop_variables():
+    src = ("import torch\n"
+           "class State:\n"
+           "    def reset(self):\n"
+           "        for h in self.hidden:\n"
+           "            h.detach()\n"
+           "        self.feed.detach()\n"
+           "def step(loss):\n"
+           "    loss.backward()\n")
+    findings = analyze(src).findings
+    assert [(f.code, f.span.start.line) for f in findings] == [("GG104", 5), ("GG104", 6)]
+    fixed = apply_edits(src, findings[0].preferred_fix.edits)
+    assert "            h.detach_()\n        self.feed = self.feed.detach()\n" in fixed
+
+
+def test_retain_graph_and_create_graph_keep_the_graph():
+    src = ("import torch\n"
+           "net = torch.nn.Linear(2, 1)\n"
+           "x = torch.randn(3, 2, requires_grad=True)\n"
+           "out = net(x).sum()\n"
+           "g, = torch.autograd.grad(out, x, create_graph=True)\n"
+           "(out + g.pow(2).sum()).backward()\n")
+    assert analyze(src).findings == ()
+
+
+def test_no_grad_blocks_build_no_graph():
+    src = ("import torch\n"
+           "net = torch.nn.Linear(2, 1)\n"
+           "with torch.no_grad():\n"
+           "    target = net(torch.randn(3, 2))\n"
+           "for _ in range(3):\n"
+           "    loss = (net(torch.randn(3, 2)) - target).pow(2).mean()\n"
+           "    loss.backward()\n")
+    assert analyze(src).findings == ()
+
+
+def test_syntax_error_is_reported_not_raised():
+    result = analyze("def f(:\n    loss.backward()\n")
+    assert result.findings == () and result.syntax_error is not None
+    assert result.syntax_error.pos.line == 2
+    assert result.syntax_error.message == "expected one of ), *, **, NAME"
