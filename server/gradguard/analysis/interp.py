@@ -164,6 +164,7 @@ class Interpreter:
         self.segs: dict[int, Seg] = {}
         self.hazards: list[Hazard] = []
         self.detaches: list[DiscardedDetach] = []
+        self.stale_uses: list[tuple] = []
         self._ids = itertools.count(1)
         self.classes: dict[str, ClassInfo] = {}
         self.frames: list[Frame] = []
@@ -898,6 +899,7 @@ class Interpreter:
     def module_call(self, call, callee: Val, pos) -> Val:
         """Calling an nn.Module (or a model-like callable): its forward builds a graph
         from its parameters; recurrent modules return ``(output, hidden)``."""
+        self._note_stale(pos)
         if self.no_grad:
             return Val("tensor")
         inputs = tuple((node, v.segs) for v, node in pos
@@ -914,6 +916,16 @@ class Interpreter:
         if rec == "tuple":
             return Val("tuple", segs, elts=(out, Val("tuple", segs, elts=(out, out))))
         return out
+
+    def _note_stale(self, pos) -> None:
+        """Record arguments (plain names) whose graph a backward already freed: the place
+        a stale tensor re-enters a computation, as ``(name node, freed segs, frame id)``."""
+        freed = self.state.freed
+        for v, node in pos:
+            if isinstance(node, cst.Name) and v.segs:
+                hit = frozenset(s for s in v.segs if s in freed)
+                if hit:
+                    self.stale_uses.append((node, hit, self.frame.id))
 
     def call_path(self, call, path: str, pos, kw) -> Val:
         """A call of an imported name (torch API or another library)."""
@@ -1176,6 +1188,7 @@ class Interpreter:
         """Interpret a function of this file with the given arguments (inline)."""
         node = ref.node
         vals = [v for v, _ in pos] + [v for v, _ in kw.values()]
+        self._note_stale(pos)
         if self.depth >= MAX_DEPTH or any(f.func is node for f in self.frames):
             return self._propagate(vals)
         frame = Frame(f"F{next(self._ids)}", node, ref.frame, call=call, self_obj=self_val)

@@ -8,9 +8,10 @@ PyTorch frees the saved tensors of every node a backward walks unless
 from __future__ import annotations
 
 import libcst as cst
+import libcst.matchers as m
 
 from gradguard.analysis.interp import Hazard, Interpreter
-from gradguard.analysis.model import Finding, Fix, Message
+from gradguard.analysis.model import Edit, Finding, Fix, Message
 from gradguard.analysis.source import Source
 from gradguard.rules import N_, Rule
 from gradguard.rules import common as C
@@ -104,13 +105,11 @@ def build(h: Hazard, interp: Interpreter, src: Source) -> Finding:
 
 def _fixes(h: Hazard, interp: Interpreter, src: Source) -> tuple[Fix, ...]:
     fixes = []
-    detach = _detach_at_second_use(h, interp, src)
-    if detach is not None:
-        fixes.append(detach)
-    else:
-        recompute = _recompute(h, interp, src)
-        if recompute is not None:
-            fixes.append(recompute)
+    for make in (_detach_at_second_use, _recompute, _use_fresh_value):
+        fix = make(h, interp, src)
+        if fix is not None:
+            fixes.append(fix)
+            break
     stepped = h.steps > h.frees[0].steps
     retain = C.retain_fix(h, src, preferred=not fixes and not stepped)
     if retain is not None:
@@ -168,3 +167,30 @@ def _recompute(h: Hazard, interp: Interpreter, src: Source) -> Fix | None:
     return Fix(Message(N_("Recompute `{name}` before this backward (a fresh graph)"),
                        {"name": h.root.value}),
                (src.insert_line_before(here, src.statement_code(stmt)),), preferred=True)
+
+
+def _use_fresh_value(h: Hazard, interp: Interpreter, src: Source) -> Fix | None:
+    """A stale tensor is passed where a recomputation of it, assigned just before and
+    never used, was meant (``new_logits = model(x)`` computed, ``logits`` passed)."""
+    hit = set(h.segs)
+    for node, segs, frame_id in interp.stale_uses:
+        if not segs & hit:
+            continue
+        labels = {interp.segs[s].label for s in segs & hit}
+        func = next((f for fid, _, f in h.frames if fid == frame_id), None)
+        if func is None:
+            continue
+        for key, b in sorted(h.env.items(), key=lambda kv: str(kv[0])):
+            if key[0] != frame_id or key[1] == node.value or not b.val.segs or \
+                    b.val.segs & set(h.freed) or not isinstance(b.stmt, cst.SimpleStatementLine):
+                continue
+            if not labels & {interp.segs[s].label for s in b.val.segs}:
+                continue
+            if len(m.findall(func, m.Name(key[1]))) != 1:
+                continue  # it is used somewhere: not a forgotten recomputation
+            return Fix(Message(N_("Use `{fresh}` (computed on line {line} and never used) "
+                                  "instead of the stale `{stale}`"),
+                               {"fresh": key[1], "stale": node.value,
+                                "line": src.span(b.stmt).start.line}),
+                       (Edit(src.span(node), key[1]),), preferred=True)
+    return None
