@@ -19,7 +19,6 @@ import ast
 import io
 import re
 import sys
-from collections import Counter
 from pathlib import Path
 
 from babel.messages.catalog import Catalog
@@ -185,14 +184,15 @@ def _code(text: str) -> tuple[list[str], set[str]]:
 
 
 def message_problems(msgid: str, translation: str) -> list[str]:
-    """Why ``translation`` cannot stand in for ``msgid``: empty, different ``{name}``
-    placeholders, changed fenced code blocks or a different set of inline code spans."""
+    """Why ``translation`` cannot stand in for ``msgid``: empty, a different set of
+    ``{name}`` placeholders (a translation may use one twice), changed fenced code
+    blocks or a different set of inline code spans."""
     if not translation.strip():
         return ["no translation"]
     problems = []
-    want, have = Counter(_PLACEHOLDER.findall(msgid)), Counter(_PLACEHOLDER.findall(translation))
+    want, have = set(_PLACEHOLDER.findall(msgid)), set(_PLACEHOLDER.findall(translation))
     if want != have:
-        problems.append(f"placeholders {sorted(have.elements())} != {sorted(want.elements())}")
+        problems.append(f"placeholders {sorted(have)} != {sorted(want)}")
     (want_blocks, want_spans), (have_blocks, have_spans) = _code(msgid), _code(translation)
     if want_blocks != have_blocks:
         problems.append("fenced code blocks differ from the msgid's")
