@@ -123,10 +123,10 @@ async function main() {
   // What ships is what is tested: the extension under test is the unpacked .vsix.
   execFileSync(python, ["-m", "zipfile", "-e", vsix, path.join(tmp, "vsix")]);
   const extDev = path.join(tmp, "vsix", "extension");
-  // A workspace with the hazard fixture, set to the project's interpreter.
+  // A workspace with the example training script, set to the project's interpreter.
   const ws = path.join(tmp, "workspace");
-  fs.cpSync(path.join(ROOT, "client/test/fixtures/workspace"), ws, { recursive: true });
-  fs.mkdirSync(path.join(ws, ".vscode"));
+  fs.mkdirSync(path.join(ws, ".vscode"), { recursive: true });
+  fs.copyFileSync(need(path.join(ROOT, "examples/char_rnn.py"), "the example"), path.join(ws, "char_rnn.py"));
   fs.writeFileSync(path.join(ws, ".vscode", "settings.json"), JSON.stringify({ "gradguard.interpreter": python }, null, 2));
   // A Python that cannot import gradguard (a bare venv of the same base interpreter).
   const bare = path.join(tmp, "venv-without-gradguard");
@@ -145,6 +145,8 @@ async function main() {
     "update.mode": "none",
     "editor.hover.delay": 100,
     "editor.minimap.enabled": false,
+    "editor.stickyScroll.enabled": false,
+    "editor.hover.above": false,
     "window.zoomLevel": 0,
   }));
   say(`tmp ${tmp}`);
@@ -189,7 +191,7 @@ async function main() {
       args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-quic", "--no-first-run",
              "--disable-background-networking", "--disable-component-update", "--disable-sync"],
     });
-    const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     const exit = new Promise((resolve) => page.exposeFunction("codeAutomationExit", (c) => resolve(c)));
     page.on("console", (m) => {
       const text = m.text();

@@ -84,14 +84,25 @@ async function setSetting(key: string, value: unknown): Promise<void> {
   await vscode.workspace.getConfiguration("gradguard").update(key, value, vscode.ConfigurationTarget.Workspace);
 }
 
+/** Where things are in the example: its lines and the loop's `loss.backward()` (line index, indentation). */
+function layout(text: string) {
+  const lines = text.split("\n");
+  const backward = lines.findIndex((l) => l.trim() === "loss.backward()");
+  assert.ok(backward > 0, "examples/char_rnn.py has a `loss.backward()` line");
+  const indent = lines[backward].length - lines[backward].trimStart().length;
+  return { lines, backward, indent };
+}
+
 export async function run(): Promise<void> {
   const t0 = Date.now();
   const python = env("GG_PYTHON");
   const pythonWithoutGradGuard = env("GG_PYTHON_WITHOUT_GRADGUARD");
   const folder = vscode.workspace.workspaceFolders?.[0];
   assert.ok(folder, "the test workspace is open");
-  const file = vscode.Uri.joinPath(folder.uri, "double_backward.py");
-  const firstBackward = new vscode.Position(6, 6);
+  // examples/char_rnn.py: the GRU state is carried from chunk to chunk without a detach (GG102).
+  const file = vscode.Uri.joinPath(folder.uri, "char_rnn.py");
+  const original = fs.readFileSync(file.fsPath, "utf8");
+  const where = layout(original);
   let doc!: vscode.TextDocument;
   let editor!: vscode.TextEditor;
   let api!: GradGuardApi;
@@ -109,32 +120,29 @@ export async function run(): Promise<void> {
     assert.ok(api.client?.isRunning(), "the server runs");
   });
 
-  await step("hover in English on an autograd token", async () => {
-    const en = await hoverContaining(doc, firstBackward, "`.backward()` computes the gradient of this tensor");
-    log(`English token hover: ${en.slice(0, 80)}...`);
-  });
-
-  await step("GG101 diagnostic on the second backward", async () => {
+  await step("GG102 diagnostic on the loop's backward", async () => {
     const diags = await waitFor("a gradguard diagnostic", () => {
       const d = gradguardDiagnostics(doc.uri);
       return d.length ? d : undefined;
     });
     log(`diagnostics: ${diags.map((d) => `${codeOf(d)}@${d.range.start.line}:${d.range.start.character} ${d.message}`).join(" | ")}`);
-    const found = diags.find((d) => codeOf(d) === "GG101");
-    assert.ok(found, "a GG101 diagnostic");
-    diag = found;
-    assert.strictEqual(diag.range.start.line, 7);
+    assert.deepStrictEqual(diags.map(codeOf), ["GG102"]);
+    diag = diags[0];
+    assert.deepStrictEqual([diag.range.start.line, diag.range.start.character], [where.backward, where.indent]);
+    assert.strictEqual(diag.message, `\`loss\` reaches the previous iteration's graph through \`hidden\`, which the backward on line ${where.backward + 1} freed in that iteration`);
     assert.strictEqual(diag.severity, vscode.DiagnosticSeverity.Error);
   });
 
   await step("hover in English on the finding", async () => {
-    const hover = await hoverContaining(doc, diag.range.start, "**GG101** `backward-through-freed-graph`");
+    const hover = await hoverContaining(doc, diag.range.start, "**GG102** `graph-carried-across-iterations`");
     assert.ok(hover.includes("Trying to backward through the graph a second time"), hover);
     log(`English finding hover: ${hover.slice(0, 120)}...`);
     if (!process.env.GG_SCREENSHOT) return;
+    await vscode.commands.executeCommand("workbench.action.closeSidebar");
     editor.selection = new vscode.Selection(diag.range.start, diag.range.start);
+    editor.revealRange(new vscode.Range(diag.range.start.line - 12, 0, diag.range.start.line - 12, 0), vscode.TextEditorRevealType.AtTop);
     await vscode.commands.executeCommand("editor.action.showHover");
-    await uiProbe({ op: "waitForText", selector: ".monaco-hover", text: "GG101" });
+    await uiProbe({ op: "waitForText", selector: ".monaco-hover", text: "GG102" });
     await uiProbe({ op: "screenshot", path: process.env.GG_SCREENSHOT });
     log(`screenshot: ${process.env.GG_SCREENSHOT}`);
     await vscode.commands.executeCommand("editor.action.hideHover");
@@ -146,36 +154,24 @@ export async function run(): Promise<void> {
     log(`quick fixes: ${actions.map((a) => `${a.title}${a.isPreferred ? " (preferred)" : ""}`).join(" | ")}`);
     const preferred = actions.find((a) => a.isPreferred);
     assert.ok(preferred?.edit, "a preferred quick fix with an edit");
-    assert.strictEqual(preferred.title, "Recompute `loss` before this backward (a fresh graph)");
+    assert.strictEqual(preferred.title, `Detach \`hidden\` after the backward on line ${where.backward + 1}, so the next iteration starts a new graph`);
     assert.ok(await vscode.workspace.applyEdit(preferred.edit));
-    assert.strictEqual(doc.getText(), [
-      "import torch",
-      "from torch import nn",
-      "",
-      "model = nn.Linear(4, 1)",
-      "x = torch.randn(8, 4)",
-      "loss = model(x).pow(2).mean()",
-      "loss.backward()",
-      "loss = model(x).pow(2).mean()",
-      "loss.backward()",
-      "",
-    ].join("\n"));
-    await waitFor("the GG101 diagnostic to go away after the fix", () =>
-      gradguardDiagnostics(doc.uri).every((d) => codeOf(d) !== "GG101") || undefined, 30000);
+    const fixed = [...where.lines];
+    fixed.splice(where.backward + 1, 0, `${" ".repeat(where.indent)}hidden = hidden.detach()`);
+    assert.strictEqual(doc.getText(), fixed.join("\n"));
+    await waitFor("the diagnostic to go away after the fix", () => gradguardDiagnostics(doc.uri).length === 0 || undefined, 30000);
     await vscode.commands.executeCommand("workbench.action.files.revert");
-    assert.strictEqual(doc.getText(), fs.readFileSync(file.fsPath, "utf8"));
+    assert.strictEqual(doc.getText(), original);
   });
 
-  await step("gradguard.locale = zh-cn: hovers in Chinese", async () => {
+  await step("gradguard.locale = zh-cn: the hover in Chinese", async () => {
     await setSetting("locale", "zh-cn");
-    const token = await hoverContaining(doc, firstBackward, "计算这个张量对每个需要梯度的叶子张量");
-    log(`Chinese token hover: ${token.slice(0, 60)}...`);
-    const again = await waitFor("the GG101 diagnostic again", () => gradguardDiagnostics(doc.uri).find((d) => codeOf(d) === "GG101"));
+    const again = await waitFor("the GG102 diagnostic again", () => gradguardDiagnostics(doc.uri).find((d) => codeOf(d) === "GG102"));
     const finding = await hoverContaining(doc, again.range.start, "之前的一次反向传播已经释放了");
-    assert.ok(finding.includes("**GG101** `backward-through-freed-graph`"), finding);
-    log(`Chinese finding hover: ${finding.slice(0, 120)}...`);
+    assert.ok(finding.includes("**GG102** `graph-carried-across-iterations`"), finding);
+    log(`Chinese finding hover: ${finding.slice(0, 160)}...`);
     await setSetting("locale", undefined);
-    await hoverContaining(doc, firstBackward, "`.backward()` computes the gradient of this tensor");
+    await hoverContaining(doc, again.range.start, "an earlier backward already freed the tensors");
   });
 
   await step("an interpreter without gradguard: notification with Install GradGuard and Choose interpreter", async () => {
@@ -200,7 +196,7 @@ export async function run(): Promise<void> {
       await api.ready();
       return (api.serverCommand?.python === python && api.client?.isRunning()) || undefined;
     });
-    await waitFor("the GG101 diagnostic after the restart", () => gradguardDiagnostics(doc.uri).find((d) => codeOf(d) === "GG101"));
+    await waitFor("the GG102 diagnostic after the restart", () => gradguardDiagnostics(doc.uri).find((d) => codeOf(d) === "GG102"));
   });
   log(`all steps passed in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
 }

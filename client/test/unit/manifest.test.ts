@@ -47,3 +47,10 @@ test("the commands are contributed with localised titles", () => {
 test("activation: Python files and notebooks", () => {
   assert.deepEqual(manifest.activationEvents, ["onLanguage:python", "onNotebook:jupyter-notebook", "onNotebook:interactive"]);
 });
+
+test("the README's settings table lists every setting with its default", () => {
+  const readme = fs.readFileSync(path.join(ROOT, "client/README.md"), "utf8");
+  for (const [key, prop] of Object.entries<{ default: unknown }>(manifest.contributes.configuration.properties)) {
+    assert.ok(readme.includes(`| \`${key}\` | \`${JSON.stringify(prop.default)}\` |`), key);
+  }
+});
