@@ -156,23 +156,37 @@ def template_problems(template: Catalog, extracted: Catalog) -> list[str]:
                for m in sorted(have - want, key=str)])
 
 
-def unmarked_messages(source: Path = SOURCE_DIR) -> list[str]:
-    """``Message(...)`` calls in the ``.py`` files under ``source`` whose msgid is a string
-    literal or f-string instead of ``N_("...")``: Babel does not extract those, so they
-    would never be translated. One ``path:line: ...`` problem each, the path relative to
-    ``source``'s parent (``gradguard/lsp/server.py:135``)."""
+def _called_name(node: ast.AST) -> str | None:
+    """The name a call calls (``f`` for ``f(...)`` and ``obj.f(...)``), else ``None``."""
+    if not isinstance(node, ast.Call):
+        return None
+    return node.func.id if isinstance(node.func, ast.Name) else getattr(node.func, "attr", None)
+
+
+def unextracted_messages(source: Path = SOURCE_DIR) -> list[str]:
+    """Messages under ``source`` that Babel cannot extract, so they would never be
+    translated: a ``Message(...)`` whose msgid is a string literal or f-string instead of
+    ``N_("...")``, and an ``N_("...")``/``_("...")``/``gettext("...")``/``ngettext(...)``
+    call with a string literal inside an f-string (Babel's Python extractor does not look
+    into f-strings before Python 3.12).
+    One ``path:line: ...`` problem each, the path relative to ``source``'s parent
+    (``gradguard/lsp/server.py:135``)."""
     problems = []
     for path in sorted(source.rglob("*.py")):
+        where = path.relative_to(source.parent).as_posix()
         for node in ast.walk(ast.parse(path.read_bytes(), str(path))):
-            if not isinstance(node, ast.Call):
-                continue
-            func = node.func
-            name = func.id if isinstance(func, ast.Name) else getattr(func, "attr", None)
-            msgid = node.args[0] if node.args else next(
-                (k.value for k in node.keywords if k.arg == "msgid"), None)
-            if name == "Message" and isinstance(msgid, (ast.Constant, ast.JoinedStr)):
-                where = f"{path.relative_to(source.parent).as_posix()}:{node.lineno}"
-                problems.append(f"{where}: mark the msgid with N_(): {ast.unparse(msgid)}")
+            if _called_name(node) == "Message":
+                msgid = node.args[0] if node.args else next(
+                    (k.value for k in node.keywords if k.arg == "msgid"), None)
+                if isinstance(msgid, (ast.Constant, ast.JoinedStr)):
+                    problems.append(f"{where}:{node.lineno}: mark the msgid with N_(): "
+                                    f"{ast.unparse(msgid)}")
+            elif isinstance(node, ast.JoinedStr):
+                problems += [f"{where}:{call.lineno}: move {ast.unparse(call)} out of the f-string, "
+                             "where Babel does not see it" for call in ast.walk(node)
+                             if _called_name(call) in DEFAULT_KEYWORDS and any(
+                                 isinstance(a, ast.Constant) and isinstance(a.value, str)
+                                 for a in call.args)]
     return problems
 
 
@@ -257,7 +271,7 @@ def check() -> list[str]:
     template out of date, a catalog incomplete, a compiled catalog stale. Empty when
     all is well."""
     template = load(TEMPLATE)
-    problems = unmarked_messages() + template_problems(template, extract_template())
+    problems = unextracted_messages() + template_problems(template, extract_template())
     for locale in catalog_locales():
         problems += catalog_problems(template, load(po_path(locale), locale))
     return problems + compiled_problems(LOCALE_DIR)

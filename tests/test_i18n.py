@@ -92,21 +92,24 @@ def test_render_in_english_and_chinese():
     assert i18n.render(message, "zh-TW") == RENDER_EN
 
 
-def test_every_message_is_marked_for_extraction():
-    assert tool.unmarked_messages() == []
+def test_every_message_can_be_extracted():
+    assert tool.unextracted_messages() == []
 
 
-def test_unmarked_messages_are_named_with_their_line(tmp_path):
+def test_unextracted_messages_are_named_with_their_line(tmp_path):
     package = tmp_path / "pkg"
     package.mkdir()
     (package / "a.py").write_text(
         'from m import Message, N_\n'
         'ok = Message(N_("Graph freed on line {line}"), {"line": 3})\n'
         'bad = Message("Graph freed")\n'
-        'worse = model.Message(msgid=f"line {n}")\n')
-    assert tool.unmarked_messages(package) == [
+        'worse = model.Message(msgid=f"line {n}")\n'
+        'fine = f"**{heading}:** {tr.gettext(text)}"\n'
+        'hidden = f"**{_(N_(\'Why\'))}:**"\n')
+    assert tool.unextracted_messages(package) == [
         "pkg/a.py:3: mark the msgid with N_(): 'Graph freed'",
         "pkg/a.py:4: mark the msgid with N_(): f'line {n}'",
+        "pkg/a.py:6: move N_('Why') out of the f-string, where Babel does not see it",
     ]
 
 
