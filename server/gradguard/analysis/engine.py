@@ -100,7 +100,7 @@ def _findings(text: str, module: cst.Module) -> list[Finding]:
             for m in info.methods.values():
                 if m in hot:
                     interp.run_function(m, info)
-    if not interp.hazards and not interp.detaches:
+    if not interp.hazards and not interp.detaches and not interp.inplace:
         return []
     src = Source(text, module)
     out: dict = {}

@@ -54,6 +54,14 @@ class ClassInfo:
 
 
 @dataclass(frozen=True)
+class Trained:
+    """What an optimizer trains: module names as written and module identities."""
+
+    names: frozenset | None
+    refs: frozenset
+
+
+@dataclass(frozen=True)
 class LoopCtx:
     """A loop being analysed: ``key`` identifies it; ``body`` is where a recomputation
     goes (first statement of the loop body, or of a closure's body); ``header`` holds the
@@ -96,6 +104,30 @@ class Hazard:
 
 
 @dataclass
+class InplaceHazard:
+    """A backward that needs a tensor changed in place after a node saved it.
+
+    ``kind``: "param" (module parameters updated: ``optimizer.step()``, ``p.clamp_()``:
+    GG201) or "tensor" (GG202). ``node``: the backward as reported (a wrapper's call
+    site), ``inner``: the backward call itself; ``seg``: the segment that saved the
+    tensor; ``store``: its storage; ``bump``: ``(in-place node, (frame id, stmt) path)``
+    of the last in-place change; ``frames``/``env`` as in :class:`Hazard` (up to the reported site);
+    ``inner_frames``: all frames at the backward itself.
+    """
+
+    kind: str
+    node: cst.CSTNode
+    inner: cst.CSTNode
+    root: cst.CSTNode | None
+    seg: object
+    store: object
+    bump: tuple
+    frames: tuple
+    env: dict
+    inner_frames: tuple = ()
+
+
+@dataclass
 class DiscardedDetach:
     """An expression statement ``x.detach()``: the detached tensor is thrown away."""
 
@@ -116,6 +148,7 @@ class Frame:
     parent: str | None
     call: cst.CSTNode | None = None
     arg_nodes: dict = field(default_factory=dict)
+    module_method: bool = False
     self_obj: Val | None = None
     globals_: set = field(default_factory=set)
     returns: list = field(default_factory=list)
@@ -165,6 +198,10 @@ class Interpreter:
         self.hazards: list[Hazard] = []
         self.detaches: list[DiscardedDetach] = []
         self.stale_uses: list[tuple] = []
+        self.bump_sites: dict = {}
+        self.saved_by: dict = {}
+        self.inplace: list = []
+        self.submodules: dict = {}
         self._ids = itertools.count(1)
         self.classes: dict[str, ClassInfo] = {}
         self.frames: list[Frame] = []
@@ -231,21 +268,77 @@ class Interpreter:
             raise _Budget()
 
     def new_seg(self, node, label: str, parents: frozenset, saves: bool = True,
-                inputs: tuple = ()) -> frozenset:
-        """Create a segment at ``node`` depending on ``parents``; returns the new set."""
+                inputs: tuple = (), saved: tuple = ()) -> frozenset:
+        """Create a segment at ``node`` depending on ``parents``; returns the new set.
+        ``saved`` lists the ``(store, version)`` of the tensors its backward needs."""
         sid = next(self._ids)
         self.segs[sid] = Seg(sid, node, label, self.stamp(), saves, inputs, self.frame.stmt,
-                              self.frame.id)
+                              self.frame.id, saved)
+        for store, _ in saved:
+            self.saved_by.setdefault(store, []).append(sid)
         return parents | {sid}
 
-    def op(self, node, label: str, vals, saves: bool = True, inputs: tuple = ()) -> Val:
+    def fresh_store(self):
+        """A new storage identity (the result of an out-of-place operation)."""
+        return ("t", next(self._ids))
+
+    def saved_of(self, vals) -> tuple:
+        """``(store, version)`` of the tensors among ``vals`` (what a node saves)."""
+        versions = self.state.versions
+        out = []
+        for v in vals:
+            for t in (v.elts or ()) if v.kind in ("tuple", "container") else (v,):
+                if t.store is not None:
+                    out.append((t.store, versions.get(t.store, 0)))
+        return tuple(out)
+
+    def op(self, node, label: str, vals, saves=True, inputs: tuple = ()) -> Val:
         """The result of a differentiable operation on ``vals``: a new segment when any
-        input requires grad (and grad mode is on), else a plain tensor."""
+        input requires grad (and grad mode is on), else a plain tensor. ``saves``: True
+        (the node saves its inputs), "output" (its result) or False (nothing)."""
         vals = list(vals)
+        store = self.fresh_store()
         if self.no_grad or not any(v.grad for v in vals):
-            return Val("tensor")
+            return Val("tensor", store=store)
         parents = frozenset().union(*(v.segs for v in vals))
-        return Val("tensor", self.new_seg(node, label, parents, saves, inputs))
+        if saves == "output":
+            saved = ((store, 0),)
+        else:
+            saved = self.saved_of(vals) if saves else ()
+        return Val("tensor", self.new_seg(node, label, parents, bool(saves), inputs, saved),
+                   store=store)
+
+    def bump(self, val: Val, node) -> None:
+        """An in-place change of ``val``'s storage: bump its version (autograd's
+        ``_version``); a node that saved it at an older version fails in backward."""
+        st = val.store
+        if st is None:
+            return
+        self.state.versions[st] = self.state.versions.get(st, 0) + 1
+        self.bump_sites[st] = (node, tuple((f.id, f.stmt) for f in self.frames))
+        if st[0] != "param" and self.frame.module_method:
+            # inside an nn.Module method: the graph it builds is meant to be backwarded,
+            # so changing a tensor a live node saved is a hazard already
+            live = {f.id for f in self.frames}
+            for sid in self.saved_by.get(st, ()):
+                seg = self.segs[sid]
+                if seg.frame in live and sid not in self.state.freed and any(
+                        s == st and ver < self.state.versions[st] for s, ver in seg.saved):
+                    key = (id(node), "inplace", st)
+                    if key not in self._seen_hazards:
+                        self._seen_hazards.add(key)
+                        self.inplace.append(InplaceHazard(
+                            "tensor", node, node, None, seg, st, self.bump_sites[st],
+                            tuple((fr.id, fr.stmt, fr.func) for fr in self.frames),
+                            dict(self.state.env)))
+                    break
+
+    def in_place(self, node, target: Val, others) -> Val:
+        """An in-place operation on ``target`` with ``others`` as operands: the result is
+        the same storage, one version newer, with the operands' graphs added."""
+        res = self.op(node, "in-place", [target] + list(others), saves=False)
+        self.bump(target, node)
+        return Val("tensor", res.segs, target.leaf, None, None, None, target.store)
 
     # env -------------------------------------------------------------------
     def lookup_key(self, name: str):
@@ -305,6 +398,8 @@ class Interpreter:
             if base.kind in ("object", "module") and base.ref is not None and \
                     not isinstance(base.ref, str):
                 self.state.env[("@", base.ref, target.attr.value)] = Binding(val, stmt)
+                if val.kind == "module" and isinstance(val.ref, tuple):
+                    self.submodules.setdefault(base.ref, set()).add(val.ref)
             elif isinstance(target.value, cst.Name) and base.kind == "unknown":
                 # attributes on an unknown object: give it an identity from now on
                 obj = Val("object", ref=("anon", target.value.value, self.frame.id))
@@ -312,7 +407,13 @@ class Interpreter:
                 self.state.env[("@", obj.ref, target.attr.value)] = Binding(val, stmt)
         elif isinstance(target, cst.Subscript):
             key = self.key_of(target.value)
-            if key is not None and key in self.state.env:
+            base = self.eval(target.value)
+            if base.kind == "tensor" and base.store is not None:
+                res = self.in_place(target, base, [val])
+                if key is not None:
+                    self.state.env[key] = Binding(res, self.state.env[key].stmt
+                                                  if key in self.state.env else stmt)
+            elif key is not None and key in self.state.env:
                 old = self.state.env[key]
                 if old.val.kind in ("container", "tuple", "unknown", "none"):
                     merged = join(old.val, val)
@@ -326,10 +427,10 @@ class Interpreter:
         if container.elts:
             return join_all(container.elts)
         if container.kind in ("container", "tuple"):
-            return Val("unknown" if not container.segs else "tensor", container.segs,
-                       container.leaf)
+            kind = "tensor" if container.segs or container.store is not None else "unknown"
+            return Val(kind, container.segs, container.leaf, store=container.store)
         return Val(container.kind if container.kind == "tensor" else "unknown",
-                   container.segs, container.leaf)
+                   container.segs, container.leaf, store=container.store)
 
     # ------------------------------------------------------------ statements
     def exec_block(self, stmts) -> None:
@@ -389,9 +490,12 @@ class Interpreter:
             rhs = self.eval(small.value)
             op = type(small.operator).__name__
             saves = not op.startswith(("Add", "Subtract"))
-            res = self.op(small, dotted(small.target) or "value", [cur, rhs], saves)
             if cur.kind in ("container", "tuple") and op.startswith("Add"):
                 res = Val("container", cur.segs | rhs.segs, cur.leaf or rhs.leaf)
+            elif cur.kind == "tensor" and cur.store is not None:
+                res = self.in_place(small, cur, [rhs])
+            else:
+                res = self.op(small, dotted(small.target) or "value", [cur, rhs], saves)
             self.store(small.target, res, line)
         elif isinstance(small, cst.Expr):
             self._expr_statement(small, line)
@@ -898,18 +1002,28 @@ class Interpreter:
 
     def module_call(self, call, callee: Val, pos) -> Val:
         """Calling an nn.Module (or a model-like callable): its forward builds a graph
-        from its parameters; recurrent modules return ``(output, hidden)``."""
+        from its parameters and saves its inputs and parameters; recurrent modules return
+        ``(output, hidden)``; ``ReLU(inplace=True)`` and the like change their input."""
         self._note_stale(pos)
+        ref = callee.ref if isinstance(callee.ref, tuple) else None
+        name = ref[1] if ref is not None and ref[0] == "nn" else None
+        if name is not None and ref[3] and pos:
+            # an in-place activation: same storage, one version newer
+            v = pos[0][0]
+            if v.store is not None:
+                return self.in_place(call, v, [])
         if self.no_grad:
-            return Val("tensor")
+            return Val("tensor", store=self.fresh_store())
         inputs = tuple((node, v.segs) for v, node in pos
                        if isinstance(node, (cst.Name, cst.Attribute, cst.Subscript)) and v.segs)
         parents = frozenset().union(*(v.segs for v, _ in pos)) if pos else EMPTY
-        name = callee.ref if isinstance(callee.ref, str) else None
         if name is not None and name.endswith("Loss") and not any(v.grad for v, _ in pos):
-            return Val("tensor")
-        segs = self.new_seg(call, dotted(call.func) or "model", parents, True, inputs)
-        out = Val("tensor", segs)
+            return Val("tensor", store=self.fresh_store())
+        saved = self.saved_of([v for v, _ in pos])
+        if ref is not None:
+            saved += ((("param", ref), self.state.versions.get(("param", ref), 0)),)
+        segs = self.new_seg(call, dotted(call.func) or "model", parents, True, inputs, saved)
+        out = Val("tensor", segs, store=self.fresh_store())
         rec = T.RECURRENT_MODULES.get(name) if name else None
         if rec == "tensor":
             return Val("tuple", segs, elts=(out, out))
@@ -952,11 +1066,17 @@ class Interpreter:
                 and name[:1].isupper():
             if name in T.LEAF_CONSTRUCTORS:
                 return Val("tensor", leaf=not self.no_grad)
-            return Val("module", ref=name)
+            inplace = kw.get("inplace")
+            flag = name in T.INPLACE_MODULES and (
+                (inplace is not None and _true(inplace[1]) is True) or
+                any(_true(n) is True for _, n in pos))
+            return Val("module", ref=("nn", name, id(call), flag, self.frame.call and id(self.frame.call)))
         if len(parts) >= 2 and parts[1] == "optim":
             if "lr_scheduler" in parts:
                 return UNKNOWN
             return Val("optimizer", ref=self._trained_modules(call))
+
+        # (see eval_method_call for what step() does with them)
         if len(parts) >= 2 and parts[1] == "distributions":
             return Val("dist", frozenset().union(*(v.segs for v in vals)) if vals else EMPTY,
                        any(v.leaf for v in vals))
@@ -975,20 +1095,35 @@ class Interpreter:
         del inplace
         return self.op(call, name, vals, saves)
 
-    @staticmethod
-    def _trained_modules(call: cst.Call) -> frozenset | None:
-        """The modules an optimizer trains, by name: ``Adam(netG.parameters())`` ->
-        {"netG"}; None when it cannot be told."""
+    def _trained_modules(self, call: cst.Call):
+        """What an optimizer trains: ``(names, refs)`` of the modules whose
+        ``.parameters()`` it was given (``Adam(netG.parameters())`` -> ({"netG"}, {ref})),
+        or None when it cannot be told."""
         if not call.args:
             return None
-        names = set()
+        names, refs = set(), set()
         for sub in _calls(call.args[0].value):
             if isinstance(sub.func, cst.Attribute) and sub.func.attr.value in (
                     "parameters", "named_parameters"):
                 name = dotted(sub.func.value)
                 if name:
                     names.add(name)
-        return frozenset(names) or None
+                v = self.eval(sub.func.value)
+                if isinstance(v.ref, tuple):
+                    refs.add(v.ref)
+        if not names:
+            return None
+        return Trained(frozenset(names), frozenset(refs))
+
+    def _descendants(self, refs) -> set:
+        """Modules and their submodules (attributes that hold modules), transitively."""
+        out, todo = set(), list(refs)
+        while todo:
+            r = todo.pop()
+            if r not in out:
+                out.add(r)
+                todo.extend(self.submodules.get(r, ()))
+        return out
 
     def eval_method_call(self, call: cst.Call, func: cst.Attribute) -> Val:
         attr = func.attr.value
@@ -1019,8 +1154,7 @@ class Interpreter:
                 return NONE
         if recv.kind == "optimizer":
             if attr.endswith("step"):
-                self.param_updates += 1
-                self.step_log.append(recv.ref if isinstance(recv.ref, frozenset) else None)
+                trained = recv.ref if isinstance(recv.ref, Trained) else Trained(None, ())
                 if pos and pos[0][0].kind == "func":
                     closure = pos[0][0].ref
                     ctx = LoopCtx(self._loop_key(call), call, self.frame.id,
@@ -1028,11 +1162,23 @@ class Interpreter:
                                   if isinstance(closure.node, cst.FunctionDef) and
                                   isinstance(closure.node.body, cst.IndentedBlock) else None)
                     self._run_loop(ctx, lambda: self.call_ref(call, closure, [], {}, None))
+                # the update happens after the closure's forward and backward
+                self.param_updates += 1
+                self.step_log.append(trained.names)
+                for r in self._descendants(trained.refs):
+                    self.bump(Val("tensor", store=("param", r)), call)
             return UNKNOWN
         if recv.kind == "module":
             if attr in ("to", "cuda", "cpu", "train", "eval", "float", "double",
                         "requires_grad_", "half"):
                 return recv
+            if attr in ("parameters", "named_parameters") and isinstance(recv.ref, tuple):
+                return Val("container", leaf=not self.no_grad, store=("param", recv.ref))
+            if attr == "register_buffer" and len(pos) >= 2 and \
+                    isinstance(pos[0][1], cst.SimpleString) and isinstance(recv.ref, tuple):
+                self.state.env[("@", recv.ref, pos[0][1].evaluated_value)] = Binding(
+                    pos[1][0], self.frame.stmt)
+                return NONE
             if attr == "forward":
                 return self.module_call(call, recv, pos)
             return UNKNOWN
@@ -1084,8 +1230,8 @@ class Interpreter:
                 else SCALAR
         if not (recv.kind in ("tensor", "unknown") or recv.grad):
             return self._propagate(vals)
-        if attr.endswith("_") and not attr.startswith("_"):
-            res = self.op(call, attr, [recv] + vals)
+        if attr.endswith("_") and not attr.startswith("_") and attr not in T.NOT_INPLACE:
+            res = self.in_place(call, recv, vals)
             key = self.key_of(func.value)
             if key is not None and res.segs:
                 self.state.env[key] = Binding(res, self.frame.stmt)
@@ -1116,6 +1262,8 @@ class Interpreter:
         hit = tuple(s for s in sorted(val.segs) if s in freed and self.segs[s].saves)
         if hit:
             self._report(call, root_node, hit, val.segs)
+        else:
+            self._check_versions(call, root_node, val)
         if retain is False and not self.no_grad:
             info = Free(call, self.stamp(), tuple((f.id, f.stmt) for f in self.frames),
                         self.param_updates)
@@ -1147,10 +1295,47 @@ class Interpreter:
             return True if t is None else t
         return False
 
-    def _report(self, call, root_node, hit, val_segs) -> None:
-        # a wrapper that backwards its parameter (``def manual_backward(self, loss):
-        # loss.backward()``): the finding belongs at the wrapper's call site
+    def _check_versions(self, call, root_node, val: Val) -> None:
+        """Report the first saved tensor the backward needs that was changed in place
+        since it was saved (autograd compares the saved ``_version`` with the tensor's:
+        torch/csrc/autograd/saved_variable.cpp, "modified by an inplace operation")."""
+        versions = self.state.versions
+        for sid in sorted(val.segs):
+            seg = self.segs[sid]
+            for store, ver in seg.saved:
+                if versions.get(store, 0) > ver and store in self.bump_sites:
+                    key = (id(call), "inplace", store)
+                    bump_key = (id(self.bump_sites[store][0]), "inplace", store)
+                    if key in self._seen_hazards or (store[0] != "param" and
+                                                     bump_key in self._seen_hazards):
+                        return
+                    self._seen_hazards.add(bump_key)
+                    self._seen_hazards.add(key)
+                    outer_call, outer_root, site = self._site(call, root_node)
+                    self.inplace.append(InplaceHazard(
+                        "param" if store[0] == "param" else "tensor", outer_call, call,
+                        outer_root, seg, store, self.bump_sites[store],
+                        tuple((fr.id, fr.stmt, fr.func) for fr in self.frames[:site]),
+                        dict(self.state.env),
+                        tuple((fr.id, fr.stmt, fr.func) for fr in self.frames)))
+                    return
+
+    def _site(self, call, root_node):
+        """Where a backward is reported: a wrapper that backwards its parameter (``def
+        manual_backward(self, loss): loss.backward()``) is reported at its call site.
+        Returns ``(call, root expression, number of frames up to the site)``."""
         site = len(self.frames)
+        for fr in reversed(self.frames[1:]):
+            if not (isinstance(root_node, cst.Name) and root_node.value in fr.arg_nodes
+                    and fr.call is not None and (fr.id, root_node.value) in self.state.env
+                    and self.state.env[(fr.id, root_node.value)].stmt is None):
+                break
+            call, root_node = fr.call, fr.arg_nodes[root_node.value]
+            site -= 1
+        return call, root_node, site
+
+    def _report(self, call, root_node, hit, val_segs) -> None:
+        call, root_node, site = self._site(call, root_node)
         for fr in reversed(self.frames[1:]):
             if not (isinstance(root_node, cst.Name) and root_node.value in fr.arg_nodes
                     and fr.call is not None and (fr.id, root_node.value) in self.state.env
@@ -1191,7 +1376,8 @@ class Interpreter:
         self._note_stale(pos)
         if self.depth >= MAX_DEPTH or any(f.func is node for f in self.frames):
             return self._propagate(vals)
-        frame = Frame(f"F{next(self._ids)}", node, ref.frame, call=call, self_obj=self_val)
+        frame = Frame(f"F{next(self._ids)}", node, ref.frame, call=call, self_obj=self_val,
+                      module_method=ref.cls is not None and ref.cls.is_module)
         params = node.params
         names = [p for p in list(params.posonly_params) + list(params.params)]
         args = list(pos)

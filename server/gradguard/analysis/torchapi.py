@@ -52,6 +52,21 @@ NON_SAVING_FUNCTIONS = frozenset({"cat", "stack", "add", "sub", "neg", "flatten"
                                   "squeeze", "unsqueeze", "transpose", "chunk", "split",
                                   "hstack", "vstack", "sum", "mean"})
 
+# Operations whose backward uses their *output* (so an in-place change of the output
+# breaks them): ExpBackward, SigmoidBackward, TanhBackward, SoftmaxBackward, ReluBackward
+# ... save ``result`` in derivatives.yaml.
+OUTPUT_SAVING = frozenset({"exp", "sigmoid", "tanh", "softmax", "log_softmax", "relu",
+                           "sqrt", "rsqrt", "elu", "selu", "expm1", "celu", "hardtanh"})
+
+# In-place tensor methods that do not change values autograd saved.
+NOT_INPLACE = frozenset({"detach_", "requires_grad_", "retain_grad_", "share_memory_",
+                         "register_hook_", "zero_grad_"})
+
+# Modules that change their input in place when built with inplace=True.
+INPLACE_MODULES = frozenset({"ReLU", "ReLU6", "LeakyReLU", "ELU", "SELU", "CELU",
+                             "Hardtanh", "Dropout", "Dropout2d", "Dropout3d", "AlphaDropout",
+                             "Hardswish", "Hardsigmoid", "SiLU", "Mish", "Threshold"})
+
 # Calls that make a leaf that requires grad.
 LEAF_CONSTRUCTORS = frozenset({"Parameter"})
 

@@ -33,6 +33,8 @@ class Val:
     ``elts``: element values of a tuple or list of known shape.
     ``alias``: for a loop target, the env key of the container it iterates (so that
     ``detach_()`` on the element is seen on the container).
+    ``store``: the tensor's storage identity (views and ``detach()`` share it; in-place
+    operations bump its version), ``("param", module)`` for a module's parameters.
     """
 
     kind: str = "unknown"
@@ -41,6 +43,7 @@ class Val:
     ref: Any = None
     elts: tuple["Val", ...] | None = None
     alias: Any = None
+    store: Any = None
 
     @property
     def grad(self) -> bool:
@@ -48,8 +51,9 @@ class Val:
         return bool(self.segs) or self.leaf
 
     def cut(self) -> "Val":
-        """The value with its graph cut (``.detach()``): a tensor with no history."""
-        return Val("tensor")
+        """The value with its graph cut (``.detach()``): a tensor with no history that
+        shares the storage (and version counter) of the original."""
+        return Val("tensor", store=self.store)
 
 
 UNKNOWN = Val()
@@ -72,7 +76,8 @@ def join(a: Val, b: Val) -> Val:
     if a.elts is not None and b.elts is not None and len(a.elts) == len(b.elts):
         elts = tuple(join(x, y) for x, y in zip(a.elts, b.elts))
     return Val(kind, a.segs | b.segs, a.leaf or b.leaf, ref, elts,
-               a.alias if a.alias == b.alias else None)
+               a.alias if a.alias == b.alias else None,
+               a.store if a.store == b.store else None)
 
 
 def join_all(vals) -> Val:
@@ -96,7 +101,8 @@ class Seg:
     ``saves`` is False for operations whose backward needs no saved tensor (add, view,
     indexing: a second walk through them raises nothing); ``inputs`` lists, for a module
     call, the argument expressions and the segments each carried, so that a fix can
-    detach the right argument; ``stmt`` is the statement that created it.
+    detach the right argument; ``stmt`` is the statement that created it; ``saved``
+    lists ``(store, version)`` of the tensors it saved for backward.
     """
 
     id: int
@@ -107,6 +113,7 @@ class Seg:
     inputs: tuple = ()
     stmt: cst.CSTNode | None = None
     frame: str = "G"
+    saved: tuple = ()
 
 
 @dataclass(frozen=True)
@@ -139,16 +146,18 @@ class State:
     ``env`` maps keys to bindings: ``(frame_id, name)`` for variables (frame "G" is the
     module), ``("@", object_id, attr)`` for attributes of objects. ``freed`` maps freed
     segment ids to the :class:`Free` that freed them. ``dead`` marks unreachable code
-    (after return, break, continue or raise).
+    (after return, break, continue or raise). ``versions`` counts the in-place changes
+    of each storage (autograd's version counter).
     """
 
     env: dict = field(default_factory=dict)
     freed: dict = field(default_factory=dict)
     dead: bool = False
+    versions: dict = field(default_factory=dict)
 
     def copy(self) -> "State":
         """A copy that can be changed independently."""
-        return State(dict(self.env), dict(self.freed), self.dead)
+        return State(dict(self.env), dict(self.freed), self.dead, dict(self.versions))
 
 
 def join_states(states) -> State:
@@ -166,4 +175,7 @@ def join_states(states) -> State:
                 out.env[k] = Binding(join(mine.val, b.val), mine.stmt or b.stmt)
         for k, f in s.freed.items():
             out.freed.setdefault(k, f)
+        for k, v in s.versions.items():
+            if v > out.versions.get(k, 0):
+                out.versions[k] = v
     return out

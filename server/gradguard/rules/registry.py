@@ -7,9 +7,12 @@ from gradguard.rules import (
     gg102_graph_carried_across_iterations as gg102,
     gg103_graph_reused_across_iterations as gg103,
     gg104_detach_result_discarded as gg104,
+    gg201_parameters_updated_before_backward as gg201,
+    gg202_inplace_on_saved_tensor as gg202,
 )
 
-RULES = tuple(sorted((gg101.RULE, gg102.RULE, gg103.RULE, gg104.RULE), key=lambda r: r.code))
+RULES = tuple(sorted((gg101.RULE, gg102.RULE, gg103.RULE, gg104.RULE, gg201.RULE, gg202.RULE),
+                     key=lambda r: r.code))
 
 _BY_HAZARD = {"same": gg101.build, "carried": gg102.build, "reused": gg103.build}
 
@@ -19,3 +22,5 @@ def build_findings(interp, src):
     for hazard in interp.hazards:
         yield _BY_HAZARD[hazard.kind](hazard, interp, src)
     yield from gg104.build_all(interp.detaches, src)
+    for hazard in interp.inplace:
+        yield (gg201 if hazard.kind == "param" else gg202).build(hazard, interp, src)

@@ -1,0 +1,180 @@
+"""GG201 parameters-updated-before-backward: an optimizer step (or another in-place update
+of parameters) runs between the forward pass that saved those parameters and a backward
+through that graph.
+
+Autograd checks each saved tensor's version counter when it is used in backward
+(torch/csrc/autograd/saved_variable.cpp): ``optimizer.step()`` updates parameters in place,
+so a graph built before the step fails with "one of the variables needed for gradient
+computation has been modified by an inplace operation".
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+import libcst.matchers as m
+
+from gradguard.analysis.interp import InplaceHazard, Interpreter
+from gradguard.analysis.model import Finding, Fix, Message, Related
+from gradguard.analysis.source import Source
+from gradguard.rules import N_, Rule
+
+RULE = Rule(
+    code="GG201",
+    name="parameters-updated-before-backward",
+    severity="error",
+    summary=N_("Parameters are updated in place between the forward pass that saved them "
+               "and a backward through it"),
+    docs=N_("""## What it does
+Finds a backward through a graph whose forward pass saved module parameters that an
+`optimizer.step()` (or `p.clamp_()`, `p.copy_()`, an EMA update) changed in place after
+the forward and before this backward. Classic shapes: an actor-critic that steps the
+critic before backwarding the actor loss built from the same forward; a GAN that steps
+D before backwarding a G loss computed through D earlier.
+
+## Why is this bad
+Autograd checks that every tensor a node saved is unchanged when backward needs it.
+The step changed the parameters in place, so the backward raises
+`RuntimeError: one of the variables needed for gradient computation has been modified
+by an inplace operation`.
+
+## Example
+```python
+critic_loss.backward()
+critic_opt.step()          # updates the critic in place
+actor_loss.backward()      # actor_loss was computed through the old critic
+```
+
+## Use instead
+Recompute the loss after the update (the algorithm then uses the updated parameters),
+or run all backwards first and then the steps:
+```python
+critic_loss.backward()
+critic_opt.step()
+actor_loss = -critic(states, actor(states)).mean()
+actor_loss.backward()
+```
+"""),
+    valid=(
+        """import torch
+net = torch.nn.Linear(2, 1)
+opt = torch.optim.SGD(net.parameters(), lr=0.1)
+x = torch.randn(4, 2)
+for _ in range(2):
+    loss = net(x).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+""",
+    ),
+    invalid=(
+        """import torch
+net = torch.nn.Linear(2, 1)
+opt = torch.optim.SGD(net.parameters(), lr=0.1)
+x = torch.randn(4, 2)
+out = net(x)
+out.pow(2).mean().backward(retain_graph=True)
+opt.step()
+out.abs().mean().backward()
+""",
+    ),
+)
+
+
+def build(h: InplaceHazard, interp: Interpreter, src: Source) -> Finding:
+    """The GG201 finding: at the backward that needs the updated parameters."""
+    bump_node = h.bump[0]
+    module = h.seg.label
+    args = {"tensor": src.code(h.root, 40) if h.root is not None else "loss",
+            "module": module, "built_line": src.span(h.seg.node).start.line,
+            "update_line": src.span(bump_node).start.line}
+    message = Message(N_("`{tensor}` backpropagates through `{module}` as it was on line "
+                         "{built_line}, but its parameters were updated in place on line "
+                         "{update_line}"), args)
+    related = (
+        Related(src.span(h.seg.node), Message(N_("the forward pass saved the parameters "
+                                                 "of `{module}` here"), {"module": module})),
+        Related(src.span(bump_node), Message(N_("the parameters were updated here"), {})),
+    )
+    fixes = tuple(f for f in (recompute_after_update(h, src), reorder_update(h, src))
+                  if f is not None)
+    return Finding(RULE.code, src.span(h.inner), message, related, fixes[:1])
+
+
+def recompute_after_update(h: InplaceHazard, src: Source) -> Fix | None:
+    """Re-run, just before the backward, the one-line assignments (in the backward's
+    function) that built the stale part of the loss."""
+    frame_id, here, _ = h.frames[-1]
+    if here is None or h.root is None:
+        return None
+    stale = h.seg.id
+    here_start = src.span(here).start
+    chain, todo, seen = [], [h.root], set()
+    while todo:
+        expr = todo.pop()
+        for name in m.findall(expr, m.Name()) if not isinstance(expr, cst.Name) else [expr]:
+            if name.value in seen:
+                continue
+            seen.add(name.value)
+            b = h.env.get((frame_id, name.value)) or h.env.get(("G", name.value))
+            if b is None or stale not in b.val.segs:
+                continue
+            stmt = b.stmt
+            if not (isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 and
+                    isinstance(stmt.body[0], cst.Assign)) or src.span(stmt).start >= here_start:
+                return None
+            if stmt not in chain:
+                chain.append(stmt)
+                todo.append(stmt.body[0].value)
+    if not chain or not _updated_before(h, here, src):
+        return None
+    chain.sort(key=lambda s: src.span(s).start)
+    names = ", ".join(src.code(s.body[0].targets[0].target, 30) for s in chain)
+    return Fix(Message(N_("Recompute `{names}` after the parameter update, so this backward "
+                       "uses the updated parameters"), {"names": names}),
+               tuple(src.insert_line_before(here, src.statement_code(s)) for s in chain),
+               preferred=True)
+
+
+def _updated_before(h: InplaceHazard, here, src: Source) -> bool:
+    """Whether the update happened in an earlier statement of the backward's function
+    (so a recomputation placed just before the backward sees the new parameters)."""
+    frame_id = h.frames[-1][0]
+    for fid, stmt in h.bump[1]:
+        if fid == frame_id:
+            return stmt is not None and src.span(stmt).end <= src.span(here).start or \
+                src.span(stmt).start > src.span(here).start
+    return False
+
+
+def reorder_update(h: InplaceHazard, src: Source) -> Fix | None:
+    """Move the update statement after the backward, when both are in one block of the
+    same function (all backwards first, then the steps)."""
+    bump_frames = dict(h.bump[1])
+    for fid, stmt, func in reversed(h.inner_frames):
+        step = bump_frames.get(fid)
+        if step is None or func is None or not isinstance(step, cst.SimpleStatementLine):
+            continue
+        after = _sibling_containing(func, step, stmt, src)
+        if after is None:
+            return None
+        return Fix(Message(N_("Move the update on line {line} after this backward (all "
+                              "backwards first, then the steps)"),
+                           {"line": src.span(step).start.line}),
+                   (src.delete_lines(step),
+                    src.insert_line_after(after, src.statement_code(step).strip())),
+                   preferred=True)
+    return None
+
+
+def _sibling_containing(func, first, target, src: Source):
+    """The statement of ``first``'s block that comes after it and contains ``target``."""
+    tspan = src.span(target)
+    for block in m.findall(func, m.IndentedBlock()):
+        body = list(block.body)
+        if first in body:
+            for st in body[body.index(first) + 1:]:
+                s = src.span(st)
+                if s.start <= tspan.start and tspan.end <= s.end:
+                    return st
+            return None
+    return None

@@ -1,0 +1,131 @@
+"""GG202 inplace-on-saved-tensor: an in-place operation changes a tensor that an earlier
+operation of the same graph saved for backward.
+
+``exp``, ``sigmoid``, ``tanh``, ``softmax`` save their output; ``mul``, ``matmul``,
+``div``, ``pow``, ``norm`` and module calls save their inputs; ``add``, ``sub``, ``view``
+save no tensor (PyTorch's tools/autograd/derivatives.yaml). Backward then fails its
+version check (torch/csrc/autograd/saved_variable.cpp).
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from gradguard.analysis.interp import InplaceHazard, Interpreter
+from gradguard.analysis.model import Edit, Finding, Fix, Message, Related
+from gradguard.analysis.source import Source
+from gradguard.rules import N_, Rule
+
+RULE = Rule(
+    code="GG202",
+    name="inplace-on-saved-tensor",
+    severity="error",
+    summary=N_("An in-place operation changes a tensor that autograd saved for backward"),
+    docs=N_("""## What it does
+Finds an in-place operation (`x += ...`, `x /= ...`, `x.mul_()`, `x[idx] = ...`,
+`relu(x, inplace=True)`) on a tensor that an earlier operation of the same graph saved
+for its backward, before that graph is backwarded. In-place edits nobody saved (a
+residual `x += shortcut` after a linear layer) are fine and not reported.
+
+## Why is this bad
+The backward of the earlier operation needs the tensor as it was; autograd notices the
+change and raises `RuntimeError: one of the variables needed for gradient computation
+has been modified by an inplace operation`.
+
+## Example
+```python
+z = projector(h)
+z /= z.norm(dim=1, keepdim=True)   # norm saved z
+```
+
+## Use instead
+The out-of-place form, or a `.clone()` before the edit:
+```python
+z = projector(h)
+z = z / z.norm(dim=1, keepdim=True)
+```
+"""),
+    valid=(
+        """import torch
+lin = torch.nn.Linear(3, 3)
+x = lin(torch.randn(2, 3))
+x += 1.0
+x.sum().backward()
+""",
+    ),
+    invalid=(
+        """import torch
+lin = torch.nn.Linear(3, 3)
+z = lin(torch.randn(2, 3))
+n = z.norm(dim=1, keepdim=True)
+z /= n
+z.sum().backward()
+""",
+    ),
+)
+
+
+def build(h: InplaceHazard, interp: Interpreter, src: Source) -> Finding:
+    """The GG202 finding: at the in-place operation."""
+    node = h.bump[0]
+    name = _target_name(node, src)
+    saver = h.seg.node
+    args = {"name": name, "op": src.code(saver, 40), "saved_line": src.span(saver).start.line}
+    message = Message(N_("In-place change of `{name}`, which `{op}` (line {saved_line}) "
+                         "saved for backward"), args)
+    related = (Related(src.span(saver), Message(N_("`{name}` was saved for backward here"),
+                                                {"name": name})),)
+    if h.node is not node:
+        related += (Related(src.span(h.node), Message(N_("this backward needs it"), {})),)
+    fix = _fix(node, h, src)
+    return Finding(RULE.code, src.span(node), message, related, (fix,) if fix else ())
+
+
+def _target_name(node, src: Source) -> str:
+    if isinstance(node, cst.AugAssign):
+        return src.code(node.target, 40)
+    if isinstance(node, cst.Subscript):
+        return src.code(node.value, 40)
+    if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute):
+        return src.code(node.func.value, 40)
+    if isinstance(node, cst.Call) and node.args:
+        return src.code(node.args[0].value, 40)
+    return src.code(node, 40)
+
+
+def _fix(node, h: InplaceHazard, src: Source) -> Fix | None:
+    if isinstance(node, cst.AugAssign):
+        target = src.code(node.target, 200)
+        op = src.module.code_for_node(node.operator).strip().rstrip("=")
+        value = src.module.code_for_node(node.value)
+        if not isinstance(node.value, (cst.Name, cst.Attribute, cst.Call, cst.Subscript,
+                                       cst.Integer, cst.Float)):
+            value = f"({value})"
+        return Fix(Message(N_("Use the out-of-place form: `{code}`"),
+                           {"code": f"{target} = {target} {op} {value}"}),
+                   (Edit(src.span(node), f"{target} = {target} {op} {value}"),), preferred=True)
+    if isinstance(node, cst.Subscript):
+        target = src.code(node.value, 200)
+        stmt = next((s for _, s in reversed(h.bump[1]) if s is not None), None)
+        if stmt is None:
+            return None
+        return Fix(Message(N_("Clone `{name}` before changing it in place"), {"name": target}),
+                   (src.insert_line_before(stmt, f"{target} = {target}.clone()"),),
+                   preferred=True)
+    if isinstance(node, cst.Call):
+        for arg in node.args:
+            if arg.keyword is not None and arg.keyword.value == "inplace":
+                return Fix(Message(N_("Use inplace=False"), {}),
+                           (src.add_keyword(node, "inplace", "False"),), preferred=True)
+        if isinstance(node.func, cst.Attribute) and isinstance(
+                node.func.value, (cst.Name, cst.Attribute)):
+            stmt = next((s for _, s in reversed(h.bump[1]) if s is not None), None)
+            small = stmt.body[0] if isinstance(stmt, cst.SimpleStatementLine) else None
+            if isinstance(small, cst.Expr) and small.value is node:
+                target = src.code(node.func.value, 200)
+                out_of_place = node.func.attr.value[:-1]
+                return Fix(Message(N_("Use the out-of-place form: `{code}`"),
+                                   {"code": f"{target} = {target}.{out_of_place}(...)"}),
+                           (src.prepend_to(node, f"{target} = "),
+                            Edit(src.span(node.func.attr), out_of_place)), preferred=True)
+    return None
