@@ -100,7 +100,8 @@ def _findings(text: str, module: cst.Module) -> list[Finding]:
             for m in info.methods.values():
                 if m in hot:
                     interp.run_function(m, info)
-    if not interp.hazards and not interp.detaches and not interp.inplace:
+    if not (interp.hazards or interp.detaches or interp.inplace or interp.accumulations or
+            interp.retained_carries):
         return []
     src = Source(text, module)
     out: dict = {}

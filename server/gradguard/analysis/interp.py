@@ -128,6 +128,21 @@ class InplaceHazard:
 
 
 @dataclass
+class Accumulation:
+    """``acc += t`` / ``acc.append(t)`` in a loop, where ``acc`` outlives the iteration and
+    ``t`` carries a graph. ``segs``: the graphs accumulated; ``passes``: the loop passes at
+    whose start ``acc`` already existed (so it outlives those iterations); ``eval_mode``: the function had called ``model.eval()`` (an evaluation loop)."""
+
+    node: cst.CSTNode
+    acc: cst.CSTNode
+    value: cst.CSTNode | None
+    segs: frozenset
+    passes: frozenset
+    eval_mode: bool
+    frames: tuple
+
+
+@dataclass
 class DiscardedDetach:
     """An expression statement ``x.detach()``: the detached tensor is thrown away."""
 
@@ -149,6 +164,7 @@ class Frame:
     call: cst.CSTNode | None = None
     arg_nodes: dict = field(default_factory=dict)
     module_method: bool = False
+    eval_mode: bool = False
     self_obj: Val | None = None
     globals_: set = field(default_factory=set)
     returns: list = field(default_factory=list)
@@ -199,6 +215,11 @@ class Interpreter:
         self.detaches: list[DiscardedDetach] = []
         self.stale_uses: list[tuple] = []
         self.bump_sites: dict = {}
+        self.entry_keys: dict = {}
+        self.accumulations: dict = {}
+        self.consumed: set = set()
+        self.passes_with_backward: set = set()
+        self.retained_carries: list = []
         self.saved_by: dict = {}
         self.inplace: list = []
         self.submodules: dict = {}
@@ -333,6 +354,38 @@ class Interpreter:
                             dict(self.state.env)))
                     break
 
+    def _root_key(self, node):
+        """The env key of the variable or attribute an accumulator expression lives in
+        (``self.history[k]`` -> the key of ``self.history``)."""
+        while node is not None:
+            key = self.key_of(node) if isinstance(node, (cst.Name, cst.Attribute)) else None
+            if key is not None:
+                return key
+            node = node.value if isinstance(node, (cst.Subscript, cst.Attribute)) else None
+        return None
+
+    def _accumulate(self, node, acc_node, val: Val, value_node) -> None:
+        """Record ``acc += val`` / ``acc.append(val)`` where ``acc`` outlives the loop
+        iteration and ``val`` carries a graph: it keeps that graph alive (GG301/GG303)
+        unless a later backward consumes it."""
+        if not val.segs or not self.loop_stack or self.no_grad or \
+                isinstance(value_node, cst.IfExp):
+            return
+        key = self._root_key(acc_node)
+        ctx, pass_id = self.loop_stack[-1]
+        if key is None or key not in self.entry_keys.get(pass_id, ()):
+            return
+        rec = self.accumulations.get(id(node))
+        passes = frozenset(p for _, p in self.loop_stack if key in self.entry_keys.get(p, ()))
+        if rec is None:
+            self.accumulations[id(node)] = Accumulation(
+                node, acc_node, value_node, val.segs, passes, self.frame.eval_mode,
+                tuple((f.id, f.stmt, f.func) for f in self.frames))
+        else:
+            rec.segs |= val.segs
+            rec.passes |= passes
+            rec.eval_mode = rec.eval_mode or self.frame.eval_mode
+
     def in_place(self, node, target: Val, others) -> Val:
         """An in-place operation on ``target`` with ``others`` as operands: the result is
         the same storage, one version newer, with the operands' graphs added."""
@@ -416,6 +469,7 @@ class Interpreter:
             elif key is not None and key in self.state.env:
                 old = self.state.env[key]
                 if old.val.kind in ("container", "tuple", "unknown", "none"):
+                    self._accumulate(target, target.value, val, None)
                     merged = join(old.val, val)
                     self.state.env[key] = Binding(Val("container", merged.segs, merged.leaf),
                                                   old.stmt)
@@ -495,6 +549,8 @@ class Interpreter:
             elif cur.kind == "tensor" and cur.store is not None:
                 res = self.in_place(small, cur, [rhs])
             else:
+                if cur.kind in ("scalar", "unknown", "none", "tensor"):
+                    self._accumulate(small, small.target, rhs, small.value)
                 res = self.op(small, dotted(small.target) or "value", [cur, rhs], saves)
             self.store(small.target, res, line)
         elif isinstance(small, cst.Expr):
@@ -685,6 +741,7 @@ class Interpreter:
             pass_id = next(self._ids)
             self.pass_loop[pass_id] = ctx.key
             self.loop_stack.append((ctx, pass_id))
+            self.entry_keys[pass_id] = frozenset(self.state.env)
             try:
                 body()
             finally:
@@ -1168,6 +1225,11 @@ class Interpreter:
                 for r in self._descendants(trained.refs):
                     self.bump(Val("tensor", store=("param", r)), call)
             return UNKNOWN
+        if attr in ("train", "eval") and recv.kind in ("module", "unknown") and \
+                len(pos) <= 1:
+            # eval(), or train(False)
+            self.frame.eval_mode = (attr == "eval") != (bool(pos) and
+                                                        _true(pos[0][1]) is False)
         if recv.kind == "module":
             if attr in ("to", "cuda", "cpu", "train", "eval", "float", "double",
                         "requires_grad_", "half"):
@@ -1190,6 +1252,8 @@ class Interpreter:
                 attr in ("append", "extend", "insert", "add", "update", "appendleft", "put"):
             key = self.key_of(func.value)
             new = join_all([recv] + vals)
+            if pos:
+                self._accumulate(call, func.value, pos[0][0], pos[0][1])
             if key is not None:
                 old = self.state.env.get(key)
                 self.state.env[key] = Binding(Val("container", new.segs, new.leaf),
@@ -1259,6 +1323,12 @@ class Interpreter:
         segments an earlier backward freed (PyTorch: torch/csrc/autograd/engine.cpp)."""
         retain = self._retains(api, pos, kw)
         freed = self.state.freed
+        self.passes_with_backward.update(p for _, p in self.loop_stack)
+        for rec in self.accumulations.values():
+            if rec.segs & val.segs:
+                self.consumed.add(id(rec.node))
+        if retain is True and not self.no_grad:
+            self._check_retained_carry(call, root_node, val)
         hit = tuple(s for s in sorted(val.segs) if s in freed and self.segs[s].saves)
         if hit:
             self._report(call, root_node, hit, val.segs)
@@ -1294,6 +1364,26 @@ class Interpreter:
             t = _true(c)
             return True if t is None else t
         return False
+
+    def _check_retained_carry(self, call, root_node, val: Val) -> None:
+        """``retain_graph=True`` in a loop whose backward reaches a segment built in an
+        earlier iteration: no error, but each step backpropagates through all history."""
+        cur = self.stamp()
+        for i, (ctx, p) in enumerate(self.loop_stack):
+            for sid in sorted(val.segs):
+                st = self.segs[sid].stamp
+                if len(st) > i and st[:i] == cur[:i] and st[i] != p and \
+                        self.pass_loop.get(st[i]) == ctx.key:
+                    key = (id(call), "retained")
+                    if key not in self._seen_hazards:
+                        self._seen_hazards.add(key)
+                        self.retained_carries.append(Hazard(
+                            "retained", call, root_node, (sid,), (), ctx,
+                            tuple((fr.id, fr.stmt, fr.func) for fr in self.frames),
+                            dict(self.state.env), dict(self.state.freed),
+                            self.param_updates, val.segs,
+                            tuple(c for c, _ in self.loop_stack)))
+                    return
 
     def _check_versions(self, call, root_node, val: Val) -> None:
         """Report the first saved tensor the backward needs that was changed in place

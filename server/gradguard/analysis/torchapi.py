@@ -100,5 +100,5 @@ MODULE_BASES = frozenset({"Module", "LightningModule", "Sequential", "ModuleList
                           "ModuleDict"})
 
 # Cheap text test: a block without any of these tokens cannot free a graph (nor
-# discard a detach()).
-TRIGGER_TOKENS = ("backward", "autograd", ".grad(", ".step(", ".detach()")
+# discard a detach(), nor run an evaluation loop).
+TRIGGER_TOKENS = ("backward", "autograd", ".grad(", ".step(", ".detach()", ".eval()")

@@ -79,7 +79,7 @@ for _ in range(3):
 
 def build(h: Hazard, interp: Interpreter, src: Source) -> Finding:
     """The GG102 finding for a hazard of kind "carried"."""
-    carried = _carried(h, src)
+    carried = carried_variables(h, src)
     seg = C.graph_seg(h, interp)
     name = ", ".join(n for n, _ in carried) if carried else C.graph_site(seg, src, h)[0]
     args = {"tensor": C.tensor_name(h, src), "carried": name,
@@ -98,7 +98,7 @@ def build(h: Hazard, interp: Interpreter, src: Source) -> Finding:
                    tuple(f for f in fixes if f is not None))
 
 
-def _carried(h: Hazard, src: Source):
+def carried_variables(h: Hazard, src: Source):
     """The carried variables: names of the loop's frame whose value holds the freed graph
     and that the loop body reads before it assigns them (so the value crosses from one
     iteration to the next); a list of ``(name, value)``."""

@@ -1,0 +1,92 @@
+"""GG301 graph-kept-alive-by-accumulation: a graph-carrying tensor accumulated into a
+running value or container that outlives the iteration keeps every iteration's graph
+(and, before backward, its activations) alive.
+
+PyTorch FAQ, "My model reports 'cuda runtime error(2): out of memory'": "Don't
+accumulate history across your training loop ... use ``total_loss += float(loss)``".
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from gradguard.analysis.interp import Accumulation
+from gradguard.analysis.model import Edit, Finding, Fix, Message
+from gradguard.analysis.source import Source
+from gradguard.rules import N_, Rule
+
+RULE = Rule(
+    code="GG301",
+    name="graph-kept-alive-by-accumulation",
+    severity="warning",
+    summary=N_("A running total or list keeps every iteration's autograd graph alive"),
+    docs=N_("""## What it does
+Finds a tensor that carries an autograd graph accumulated into something that outlives
+the loop iteration (`total_loss += loss`, `losses.append(loss)`, `history[k] = out`,
+an attribute on `self`) and that is never backwarded. Gradient accumulation, where the
+accumulated value is backwarded, is not reported.
+
+## Why is this bad
+The accumulator references every iteration's graph, so nothing of it can be freed:
+memory grows with every step until the process runs out of memory.
+
+## Example
+```python
+total_loss = 0.0
+for x, y in loader:
+    loss = criterion(model(x), y)
+    loss.backward()
+    optimizer.step()
+    total_loss += loss
+```
+
+## Use instead
+Accumulate the value without its graph: `.item()` for a scalar you log, `.detach()`
+otherwise:
+```python
+    total_loss += loss.item()
+```
+"""),
+    valid=(
+        """import torch
+net = torch.nn.Linear(2, 1)
+total = 0.0
+for _ in range(3):
+    loss = net(torch.randn(4, 2)).pow(2).mean()
+    loss.backward()
+    total += loss.item()
+""",
+    ),
+    invalid=(
+        """import torch
+net = torch.nn.Linear(2, 1)
+total = 0.0
+for _ in range(3):
+    loss = net(torch.randn(4, 2)).pow(2).mean()
+    loss.backward()
+    total += loss
+""",
+    ),
+)
+
+
+def build(rec: Accumulation, src: Source) -> Finding:
+    """The GG301 finding at the accumulation."""
+    acc = src.code(rec.acc, 40)
+    value = src.code(rec.value, 40) if rec.value is not None else "value"
+    message = Message(N_("`{acc}` accumulates `{value}` with its autograd graph: every "
+                         "iteration's graph stays in memory"), {"acc": acc, "value": value})
+    return Finding(RULE.code, src.span(rec.node), message, (), detach_fix(rec, src))
+
+
+def detach_fix(rec: Accumulation, src: Source) -> tuple[Fix, ...]:
+    """Accumulate ``value.detach()`` instead of ``value``."""
+    node = rec.value
+    if node is None:
+        return ()
+    text = src.module.code_for_node(node)
+    if not isinstance(node, (cst.Name, cst.Attribute, cst.Call, cst.Subscript)):
+        text = f"({text})"
+    return (Fix(Message(N_("Accumulate `{value}` without its graph (.detach())"),
+                        {"value": src.code(node, 40)}),
+                (Edit(src.span(node), f"{text}.detach()"),), preferred=True),)

@@ -1,0 +1,99 @@
+"""GG302 retain-graph-hides-carried-graph: ``retain_graph=True`` on a backward in a loop
+whose graph reaches into an earlier iteration. The "backward through the graph a second
+time" error is silenced, but every step now backpropagates through all earlier
+iterations: time and memory grow with the step count.
+"""
+
+from __future__ import annotations
+
+from gradguard.analysis.interp import Hazard, Interpreter
+from gradguard.analysis.model import Edit, Finding, Fix, Message
+from gradguard.analysis.source import Source
+from gradguard.rules import N_, Rule
+from gradguard.rules import common as C
+from gradguard.rules.gg102_graph_carried_across_iterations import carried_variables
+
+RULE = Rule(
+    code="GG302",
+    name="retain-graph-hides-carried-graph",
+    severity="warning",
+    summary=N_("retain_graph=True hides a graph carried across loop iterations"),
+    docs=N_("""## What it does
+Finds `backward(retain_graph=True)` inside a loop whose graph includes something built
+in an earlier iteration (an RNN hidden state, a running sum).
+
+## Why is this bad
+Without `retain_graph=True` this would fail with "Trying to backward through the graph
+a second time". With it, each backward walks back through every earlier iteration:
+step time and memory grow with the number of steps, and the gradients mix in history.
+
+## Example
+```python
+for x, y in chunks:
+    out, h = rnn(x, h)
+    loss = crit(out, y)
+    loss.backward(retain_graph=True)
+```
+
+## Use instead
+Detach the carried state and drop `retain_graph=True`:
+```python
+for x, y in chunks:
+    out, h = rnn(x, h)
+    loss = crit(out, y)
+    loss.backward()
+    h = h.detach()
+```
+"""),
+    valid=(
+        """import torch
+rnn = torch.nn.RNN(2, 4)
+h = None
+for _ in range(3):
+    out, h = rnn(torch.randn(5, 1, 2), h)
+    out.sum().backward()
+    h = h.detach()
+""",
+    ),
+    invalid=(
+        """import torch
+rnn = torch.nn.RNN(2, 4)
+h = None
+for _ in range(3):
+    out, h = rnn(torch.randn(5, 1, 2), h)
+    out.sum().backward(retain_graph=True)
+""",
+    ),
+)
+
+
+def build(h: Hazard, interp: Interpreter, src: Source) -> Finding:
+    """The GG302 finding at the backward with retain_graph=True."""
+    carried = carried_variables(h, src)
+    name = ", ".join(n for n, _ in carried) if carried else "state"
+    message = Message(N_("retain_graph=True hides that `{tensor}` reaches the previous "
+                         "iteration's graph through `{carried}`: each step backpropagates "
+                         "through all earlier steps"),
+                      {"tensor": C.tensor_name(h, src), "carried": name})
+    fixes = ()
+    call = h.node
+    arg = next((a for a in call.args if a.keyword is not None
+                and a.keyword.value == "retain_graph"), None)
+    stmt = h.frames[-1][1]
+    if carried and arg is not None and stmt is not None and \
+            not any(v.kind in ("container", "object") for _, v in carried):
+        lines = [f"{n} = tuple(t.detach() for t in {n})" if v.elts is not None
+                 else f"{n} = {n}.detach()" for n, v in carried]
+        args = list(call.args)
+        i = args.index(arg)
+        if len(args) == 1:
+            remove = Edit(src.span(arg), "")
+        elif i == len(args) - 1:
+            remove = Edit(type(src.span(arg))(src.span(args[i - 1]).end, src.span(arg).end), "")
+        else:
+            remove = Edit(type(src.span(arg))(src.span(arg).start, src.span(args[i + 1]).start), "")
+        fixes = (Fix(Message(N_("Detach `{carried}` after the backward and drop "
+                                "retain_graph=True"), {"carried": name}),
+                     (remove,) + tuple(src.insert_line_after(stmt, c) for c in reversed(lines)),
+                     preferred=True),)
+    return Finding(RULE.code, src.span(call), message, (), fixes)
