@@ -122,3 +122,109 @@ def test_syntax_error_is_reported_not_raised():
     assert result.findings == () and result.syntax_error is not None
     assert result.syntax_error.pos.line == 2
     assert result.syntax_error.message == "expected one of ), *, **, NAME"
+
+
+def _only(src, code):
+    findings = [f for f in analyze(src).findings if f.code == code]
+    assert len(findings) == 1, analyze(src).findings
+    return findings[0]
+
+
+ACTOR_CRITIC_STEP = """import torch
+actor, critic = torch.nn.Linear(4, 2), torch.nn.Linear(6, 1)
+actor_opt = torch.optim.Adam(actor.parameters())
+critic_opt = torch.optim.Adam(critic.parameters())
+states = torch.randn(8, 4)
+q = critic(torch.cat([states, actor(states)], 1))
+critic_loss = (q - 1).pow(2).mean()
+actor_loss = -q.mean()
+critic_opt.zero_grad()
+critic_loss.backward(retain_graph=True)
+critic_opt.step()
+actor_opt.zero_grad()
+actor_loss.backward()
+actor_opt.step()
+"""
+
+
+def test_gg201_step_between_forward_and_backward():
+    f = _only(ACTOR_CRITIC_STEP, "GG201")
+    assert (f.span.start.line, f.span.start.column) == (13, 0)
+    assert f.message.render() == ("`actor_loss` backpropagates through `critic` as it was on "
+                                  "line 6, but its parameters were updated in place on line 11")
+    assert [(r.span.start.line, r.message.render()) for r in f.related] == [
+        (6, "the forward pass saved the parameters of `critic` here"),
+        (11, "the parameters were updated here")]
+    fixed = apply_edits(ACTOR_CRITIC_STEP, f.preferred_fix.edits)
+    assert fixed.splitlines()[12:15] == [
+        "q = critic(torch.cat([states, actor(states)], 1))", "actor_loss = -q.mean()",
+        "actor_loss.backward()"]
+    assert [x.code for x in analyze(fixed).findings] == []
+
+
+def test_gg202_inplace_division_of_saved_output():
+    src = ("import torch\n"
+           "proj = torch.nn.Linear(4, 3)\n"
+           "z = proj(torch.randn(2, 4))\n"
+           "z /= z.norm(dim=1, keepdim=True)\n"
+           "z.sum().backward()\n")
+    f = _only(src, "GG202")
+    assert (f.span.start.line, f.span.end.line) == (4, 4)
+    assert f.message.render() == ("In-place change of `z`, which `z.norm(dim=1, keepdim=True)` "
+                                  "(line 4) saved for backward")
+    fixed = apply_edits(src, f.preferred_fix.edits)
+    assert "z = z / z.norm(dim=1, keepdim=True)\n" in fixed
+    assert analyze(fixed).findings == ()
+
+
+def test_gg202_silent_on_inplace_add_nobody_saved():
+    src = ("import torch\n"
+           "emb = torch.nn.Embedding(10, 4)\n"
+           "x = emb(torch.randint(0, 10, (3,))) * 2.0\n"
+           "x += torch.ones(3, 4)\n"
+           "x.sum().backward()\n")
+    assert analyze(src).findings == ()
+
+
+def test_gg301_running_loss_and_item_fix():
+    src = ("import torch\n"
+           "net = torch.nn.Linear(2, 1)\n"
+           "opt = torch.optim.SGD(net.parameters(), lr=0.1)\n"
+           "running = 0.0\n"
+           "for _ in range(3):\n"
+           "    loss = net(torch.randn(4, 2)).pow(2).mean()\n"
+           "    opt.zero_grad()\n"
+           "    loss.backward()\n"
+           "    opt.step()\n"
+           "    running += loss\n")
+    f = _only(src, "GG301")
+    assert f.span.start.line == 10
+    assert f.message.render() == ("`running` accumulates `loss` with its autograd graph: every "
+                                  "iteration's graph stays in memory")
+    fixed = apply_edits(src, f.preferred_fix.edits)
+    assert fixed.endswith("    running += loss.detach()\n")
+    assert analyze(fixed).findings == ()
+
+
+def test_gg301_silent_for_gradient_accumulation():
+    src = ("import torch\n"
+           "net = torch.nn.Linear(2, 1)\n"
+           "losses = []\n"
+           "for _ in range(3):\n"
+           "    losses.append(net(torch.randn(4, 2)).pow(2).mean())\n"
+           "torch.stack(losses).sum().backward()\n")
+    assert analyze(src).findings == ()
+
+
+def test_gg302_retain_graph_over_carried_state():
+    src = ("import torch\n"
+           "rnn = torch.nn.RNN(2, 4)\n"
+           "h = None\n"
+           "for _ in range(3):\n"
+           "    out, h = rnn(torch.randn(5, 1, 2), h)\n"
+           "    out.sum().backward(retain_graph=True)\n")
+    f = _only(src, "GG302")
+    assert f.span.start.line == 6
+    fixed = apply_edits(src, f.preferred_fix.edits)
+    assert fixed.endswith("    out.sum().backward()\n    h = h.detach()\n")
+    assert analyze(fixed).findings == ()
