@@ -86,6 +86,30 @@ def _triggered(module: cst.Module) -> tuple[set, dict]:
     return hot, codes
 
 
+def _hints(interp: Interpreter, module: cst.Module) -> list:
+    """Top-level statements the events point into, so positions are resolved there first:
+    the module statements and the functions (or their classes) on the events' frames."""
+    top = {}
+    for st in module.body:
+        top[id(st)] = st
+        if isinstance(st, cst.ClassDef) and isinstance(st.body, cst.IndentedBlock):
+            for m in st.body.body:
+                top[id(m)] = st
+    out = []
+    frames = [fr for h in interp.hazards + interp.inplace + interp.retained_carries
+              for fr in h.frames]
+    frames += [fr for a in interp.accumulations.values() for fr in a.frames]
+    for fid, stmt, func in frames:
+        st = top.get(id(func)) if func is not None else top.get(id(stmt))
+        if st is not None and st not in out:
+            out.append(st)
+    for d in interp.detaches:
+        st = top.get(id(d.func)) if d.func is not None else top.get(id(d.stmt))
+        if st is not None and st not in out:
+            out.append(st)
+    return out
+
+
 def _findings(text: str, module: cst.Module) -> list[Finding]:
     from gradguard.rules import registry
 
@@ -103,7 +127,7 @@ def _findings(text: str, module: cst.Module) -> list[Finding]:
     if not (interp.hazards or interp.detaches or interp.inplace or interp.accumulations or
             interp.retained_carries):
         return []
-    src = Source(text, module)
+    src = Source(text, module, _hints(interp, module))
     out: dict = {}
     for finding in registry.build_findings(interp, src):
         out.setdefault((finding.code, finding.span), finding)

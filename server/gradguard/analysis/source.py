@@ -1,7 +1,8 @@
 """Positions, source snippets and text edits for the nodes a finding mentions.
 
-Positions come from libcst's ``PositionProvider``, resolved once per file and only for
-files that have something to report. Edits are minimal text insertions/replacements
+Positions come from libcst's ``PositionProvider``, resolved lazily one top-level statement
+at a time (the statements the findings point into first), so a 5,000-line file with one
+finding pays for the block it is in, not for the whole module. Edits are minimal text insertions/replacements
 computed from those positions, so everything outside them (comments, formatting, line
 endings) is kept.
 """
@@ -20,24 +21,46 @@ class Source:
     ``text`` is the source without a BOM; lines are 1-based in :meth:`line`.
     """
 
-    def __init__(self, text: str, module: cst.Module):
+    def __init__(self, text: str, module: cst.Module, hints=()):
         self.text = text
         self.module = module
         self.lines = text.splitlines()
         self.newline = "\r\n" if "\r\n" in text else ("\r" if "\r" in text else "\n")
-        self._positions = None
+        self._spans: dict = {}
+        first = [st for st in hints if st in module.body]
+        seen = {id(st) for st in first}
+        self._todo = first + [st for st in module.body if id(st) not in seen]
+        self._starts = None
 
-    @property
-    def positions(self):
-        if self._positions is None:
-            wrapper = MetadataWrapper(self.module, unsafe_skip_copy=True)
-            self._positions = wrapper.resolve(PositionProvider)
-        return self._positions
+    def _start_lines(self) -> dict:
+        """The line (0-based count of lines before it) where each top-level statement's
+        code, leading blank lines and comments included, begins."""
+        if self._starts is None:
+            line = len(self.module.header)
+            starts = {}
+            for st in self.module.body:
+                starts[id(st)] = line
+                line += self.module.code_for_node(st).count("\n")
+            self._starts = starts
+        return self._starts
 
     def span(self, node: cst.CSTNode) -> Span:
-        """The node's range (1-based lines, 0-based character columns)."""
-        r = self.positions[node]
-        return Span(Pos(r.start.line, r.start.column), Pos(r.end.line, r.end.column))
+        """The node's range (1-based lines, 0-based character columns).
+
+        Raises KeyError for a node that is not part of this module."""
+        span = self._spans.get(node)
+        while span is None and self._todo:
+            st = self._todo.pop(0)
+            offset = self._start_lines()[id(st)]
+            part = self.module.with_changes(body=[st], header=(), footer=())
+            for n, r in MetadataWrapper(part, unsafe_skip_copy=True).resolve(
+                    PositionProvider).items():
+                self._spans[n] = Span(Pos(r.start.line + offset, r.start.column),
+                                      Pos(r.end.line + offset, r.end.column))
+            span = self._spans.get(node)
+        if span is None:
+            raise KeyError(node)
+        return span
 
     def line(self, n: int) -> str:
         """Line ``n`` (1-based) without its line ending ('' past the end)."""
