@@ -77,18 +77,22 @@ class Source:
         return line[: len(line) - len(line.lstrip())]
 
     # edits -----------------------------------------------------------------
-    def insert_line_after(self, stmt: cst.CSTNode, code: str) -> Edit:
-        """Insert ``code`` as a new line after ``stmt``, at ``stmt``'s indentation."""
+    def insert_line_after(self, stmt: cst.CSTNode, *codes: str) -> Edit:
+        """Insert each of ``codes`` as a new line after ``stmt`` (in order), at ``stmt``'s
+        indentation; one edit, so the lines cannot be reordered."""
         end = self.span(stmt).end.line
         col = len(self.line(end))
+        indent = self.indent_of(stmt)
         return Edit(Span(Pos(end, col), Pos(end, col)),
-                    f"{self.newline}{self.indent_of(stmt)}{code}")
+                    "".join(f"{self.newline}{indent}{code}" for code in codes))
 
-    def insert_line_before(self, stmt: cst.CSTNode, code: str) -> Edit:
-        """Insert ``code`` as a new line before ``stmt``, at ``stmt``'s indentation."""
+    def insert_line_before(self, stmt: cst.CSTNode, *codes: str) -> Edit:
+        """Insert each of ``codes`` as a new line before ``stmt`` (in order), at
+        ``stmt``'s indentation; one edit."""
         start = self.span(stmt).start.line
+        indent = self.indent_of(stmt)
         return Edit(Span(Pos(start, 0), Pos(start, 0)),
-                    f"{self.indent_of(stmt)}{code}{self.newline}")
+                    "".join(f"{indent}{code}{self.newline}" for code in codes))
 
     def delete_lines(self, stmt: cst.CSTNode) -> Edit:
         """Delete the whole lines a statement occupies."""

@@ -138,5 +138,5 @@ def _detach_fix(h: Hazard, src: Source, carried) -> Fix | None:
     return Fix(Message(N_("Detach `{name}` after the backward on line {line}, so the next "
                           "iteration starts a new graph"),
                        {"name": names, "line": src.span(after).start.line}),
-               tuple(src.insert_line_after(after, code) for code in reversed(lines)),
+               (src.insert_line_after(after, *lines),),
                preferred=True)

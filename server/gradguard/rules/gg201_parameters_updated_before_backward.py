@@ -131,7 +131,7 @@ def recompute_after_update(h: InplaceHazard, src: Source) -> Fix | None:
     names = ", ".join(src.code(s.body[0].targets[0].target, 30) for s in chain)
     return Fix(Message(N_("Recompute `{names}` after the parameter update, so this backward "
                        "uses the updated parameters"), {"names": names}),
-               tuple(src.insert_line_before(here, src.statement_code(s)) for s in chain),
+               (src.insert_line_before(here, *(src.statement_code(s) for s in chain)),),
                preferred=True)
 
 

@@ -94,6 +94,6 @@ def build(h: Hazard, interp: Interpreter, src: Source) -> Finding:
             remove = Edit(type(src.span(arg))(src.span(arg).start, src.span(args[i + 1]).start), "")
         fixes = (Fix(Message(N_("Detach `{carried}` after the backward and drop "
                                 "retain_graph=True"), {"carried": name}),
-                     (remove,) + tuple(src.insert_line_after(stmt, c) for c in reversed(lines)),
+                     (remove, src.insert_line_after(stmt, *lines)),
                      preferred=True),)
     return Finding(RULE.code, src.span(call), message, (), fixes)
