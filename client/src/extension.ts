@@ -224,11 +224,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<GradGu
       else if (e.affectsConfiguration(SECTION)) void gg.settingsChanged();
     }),
   );
-  const pythonChange = await onActivePythonChange(() => {
-    if (!vscode.workspace.getConfiguration(SECTION).get<string>("interpreter")) void gg.restart();
-  }, output);
-  if (pythonChange) context.subscriptions.push(pythonChange);
   void gg.restart();
+  void onActivePythonChange(() => {
+    if (!vscode.workspace.getConfiguration(SECTION).get<string>("interpreter")) void gg.restart();
+  }, output).then((listener) => listener && context.subscriptions.push(listener));
   return gg;
 }
 

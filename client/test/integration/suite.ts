@@ -166,7 +166,9 @@ export async function run(): Promise<void> {
 
   await step("gradguard.locale = zh-cn: the hover in Chinese", async () => {
     await setSetting("locale", "zh-cn");
-    const again = await waitFor("the GG102 diagnostic again", () => gradguardDiagnostics(doc.uri).find((d) => codeOf(d) === "GG102"));
+    const zhMessage = `\`loss\` 通过 \`hidden\` 连到了上一次迭代的计算图，而那张图在上一次迭代中已经被第 ${where.backward + 1} 行的反向传播释放了`;
+    const again = await waitFor("the GG102 diagnostic in Chinese", () =>
+      gradguardDiagnostics(doc.uri).find((d) => codeOf(d) === "GG102" && d.message === zhMessage));
     const finding = await hoverContaining(doc, again.range.start, "之前的一次反向传播已经释放了");
     assert.ok(finding.includes("**GG102** `graph-carried-across-iterations`"), finding);
     log(`Chinese finding hover: ${finding.slice(0, 160)}...`);
@@ -197,6 +199,15 @@ export async function run(): Promise<void> {
       return (api.serverCommand?.python === python && api.client?.isRunning()) || undefined;
     });
     await waitFor("the GG102 diagnostic after the restart", () => gradguardDiagnostics(doc.uri).find((d) => codeOf(d) === "GG102"));
+  });
+  await step("an untitled Python buffer gets diagnostics", async () => {
+    const content = ["import torch", "w = torch.ones(3, requires_grad=True)", "loss = (w * w).sum()", "loss.backward()", "loss.backward()", ""].join("\n");
+    const untitled = await vscode.workspace.openTextDocument({ language: "python", content });
+    await vscode.window.showTextDocument(untitled);
+    const found = await waitFor("a GG101 diagnostic in the untitled buffer", () => gradguardDiagnostics(untitled.uri).find((d) => codeOf(d) === "GG101"));
+    log(`${untitled.uri.toString()}: ${codeOf(found)}@${found.range.start.line}:${found.range.start.character} ${found.message}`);
+    assert.deepStrictEqual([found.range.start.line, found.range.start.character], [4, 0]);
+    await vscode.commands.executeCommand("workbench.action.revertAndCloseActiveEditor");
   });
   log(`all steps passed in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
 }

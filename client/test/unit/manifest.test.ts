@@ -2,6 +2,7 @@ import { test } from "node:test";
 import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { getL10nJson } from "@vscode/l10n-dev";
 
 const ROOT = path.resolve(__dirname, "../..");
 const readJson = (rel: string) => JSON.parse(fs.readFileSync(path.join(ROOT, rel), "utf8"));
@@ -53,4 +54,11 @@ test("the README's settings table lists every setting with its default", () => {
   for (const [key, prop] of Object.entries<{ default: unknown }>(manifest.contributes.configuration.properties)) {
     assert.ok(readme.includes(`| \`${key}\` | \`${JSON.stringify(prop.default)}\` |`), key);
   }
+});
+
+test("l10n/bundle.l10n.json is what @vscode/l10n-dev exports from client/src (npx @vscode/l10n-dev export -o l10n client/src)", async () => {
+  const dir = path.join(ROOT, "client/src");
+  const files = fs.readdirSync(dir).filter((f) => f.endsWith(".ts")).sort()
+    .map((f) => ({ extension: ".ts", contents: fs.readFileSync(path.join(dir, f), "utf8") }));
+  assert.deepEqual(await getL10nJson(files), readJson("l10n/bundle.l10n.json"));
 });
