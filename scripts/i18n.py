@@ -193,7 +193,9 @@ def unextracted_messages(source: Path = SOURCE_DIR) -> list[str]:
 def _code(text: str) -> tuple[list[str], set[str]]:
     """A Markdown text's fenced code blocks (in order) and its inline code spans."""
     blocks = [m.group(0).strip() for m in _FENCED.finditer(text)]
-    spans = {m.group(2) for m in _CODE_SPAN.finditer(_FENCED.sub("", text))}
+    # A line break inside a code span renders as a space (CommonMark).
+    spans = {re.sub(r"[ \t]*\n[ \t]*", " ", m.group(2))
+             for m in _CODE_SPAN.finditer(_FENCED.sub("", text))}
     return blocks, spans
 
 

@@ -140,6 +140,7 @@ def test_installed_catalogs_are_compiled_from_the_current_sources():
     ("Do:\n\n```python\nx = 1\n```\n", "做法：\n\n```python\nx = 2\n```\n",
      ["fenced code blocks differ from the msgid's"]),
     ("Do:\n\n```python\nx = `1`\n```\nthen `y`", "做法：\n\n```python\nx = `1`\n```\n然后 `y`", []),
+    ("raises `RuntimeError: one of\n  the variables`", "抛出 `RuntimeError: one of the variables`", []),
 ])
 def test_message_problems(msgid, translation, problems):
     assert tool.message_problems(msgid, translation) == problems
