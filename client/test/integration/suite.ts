@@ -200,6 +200,15 @@ export async function run(): Promise<void> {
     });
     await waitFor("the GG102 diagnostic after the restart", () => gradguardDiagnostics(doc.uri).find((d) => codeOf(d) === "GG102"));
   });
+  await step("GradGuard: Restart Server starts a new server; GradGuard: Show Output shows its channel", async () => {
+    const before = api.client;
+    await vscode.commands.executeCommand("gradguard.restart");
+    assert.ok(api.client && api.client !== before && api.client.isRunning(), "a new running client");
+    await vscode.commands.executeCommand("gradguard.showOutput");
+    await uiProbe({ op: "waitForText", selector: ".part.panel", text: "server command (interpreter)" });
+    await waitFor("the GG102 diagnostic after the restart", () => gradguardDiagnostics(doc.uri).find((d) => codeOf(d) === "GG102"));
+  });
+
   await step("an untitled Python buffer gets diagnostics", async () => {
     const content = ["import torch", "w = torch.ones(3, requires_grad=True)", "loss = (w * w).sum()", "loss.backward()", "loss.backward()", ""].join("\n");
     const untitled = await vscode.workspace.openTextDocument({ language: "python", content });
