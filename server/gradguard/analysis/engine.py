@@ -57,11 +57,13 @@ def analyze_text(text: str) -> FileResult:
     module, problem = parse(text)
     if module is None:
         return FileResult(syntax_error=problem)
+    errors: list[str] = []
     try:
-        findings = _findings(text, module)
+        findings = _findings(text, module, errors)
     except RecursionError:
         return FileResult(syntax_error=SyntaxProblem(Pos(1, 0), "too deeply nested to analyse"))
-    return FileResult(findings=tuple(sorted(findings, key=lambda f: (f.span, f.code))))
+    return FileResult(findings=tuple(sorted(findings, key=lambda f: (f.span, f.code))),
+                      errors=tuple(errors))
 
 
 def _triggered(module: cst.Module) -> tuple[set, dict]:
@@ -110,25 +112,40 @@ def _hints(interp: Interpreter, module: cst.Module) -> list:
     return out
 
 
-def _findings(text: str, module: cst.Module) -> list[Finding]:
+def _isolated(errors: list, what: str, run) -> None:
+    """Run one root (or one rule); a bug in it becomes one entry of ``errors``, and the
+    other roots and rules still run."""
+    try:
+        run()
+    except RecursionError:
+        raise
+    except Exception as e:  # an engine bug must not cost the user the other findings
+        errors.append(f"{what}: {type(e).__name__}: {e}")
+
+
+def _findings(text: str, module: cst.Module, errors: list) -> list[Finding]:
     from gradguard.rules import registry
 
     interp = Interpreter(module)
-    interp.run_module()
+    _isolated(errors, "module", interp.run_module)
     hot, _ = _triggered(module)
     for stmt in module.body:
         if isinstance(stmt, cst.FunctionDef) and stmt in hot:
-            interp.run_function(stmt, None)
+            _isolated(errors, stmt.name.value, lambda: interp.run_function(stmt, None))
         elif isinstance(stmt, cst.ClassDef):
             info = interp.class_info(stmt)
             for m in info.methods.values():
                 if m in hot:
-                    interp.run_function(m, info)
+                    _isolated(errors, f"{stmt.name.value}.{m.name.value}",
+                              lambda: interp.run_function(m, info))
     if not (interp.hazards or interp.detaches or interp.inplace or interp.accumulations or
             interp.retained_carries):
         return []
     src = Source(text, module, _hints(interp, module))
     out: dict = {}
-    for finding in registry.build_findings(interp, src):
-        out.setdefault((finding.code, finding.span), finding)
+    for code, build in registry.finding_builders(interp, src):
+        found = []
+        _isolated(errors, code, lambda: found.extend(build()))
+        for finding in found:
+            out.setdefault((finding.code, finding.span), finding)
     return list(out.values())

@@ -971,7 +971,7 @@ class Interpreter:
             it = self.eval(comp.iter)
             self.store(comp.target, self._element(it), comp)
             for cond in comp.ifs:
-                self.eval(cond.search)
+                self.eval(cond.test)
         if isinstance(node, cst.DictComp):
             self.eval(node.key)
             v = self.eval(node.value)

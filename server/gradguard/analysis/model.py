@@ -114,7 +114,12 @@ class SyntaxProblem:
 
 @dataclass(frozen=True)
 class FileResult:
-    """The analysis of one text: its findings, sorted by position, or a syntax problem."""
+    """The analysis of one text: its findings, sorted by position, or a syntax problem.
+
+    ``errors`` lists internal errors (a bug in one part of the engine): the findings of
+    the other parts are still there.
+    """
 
     findings: tuple[Finding, ...] = ()
     syntax_error: SyntaxProblem | None = None
+    errors: tuple[str, ...] = ()

@@ -17,22 +17,25 @@ from gradguard.rules import (
 RULES = tuple(sorted((gg101.RULE, gg102.RULE, gg103.RULE, gg104.RULE, gg201.RULE, gg202.RULE,
                       gg301.RULE, gg302.RULE, gg303.RULE), key=lambda r: r.code))
 
-_BY_HAZARD = {"same": gg101.build, "carried": gg102.build, "reused": gg103.build}
+_BY_HAZARD = {"same": gg101, "carried": gg102, "reused": gg103}
 
 
-def build_findings(interp, src):
-    """Turn the interpreter's hazard events into findings, rule by rule."""
+def finding_builders(interp, src):
+    """For each event of the interpreter, ``(rule code, function returning its findings)``:
+    the engine runs each one in isolation, so a bug in one rule costs only its findings."""
     for hazard in interp.hazards:
-        yield _BY_HAZARD[hazard.kind](hazard, interp, src)
-    yield from gg104.build_all(interp.detaches, src)
+        rule = _BY_HAZARD[hazard.kind]
+        yield rule.RULE.code, lambda h=hazard, r=rule: [r.build(h, interp, src)]
+    yield gg104.RULE.code, lambda: gg104.build_all(interp.detaches, src)
     for hazard in interp.inplace:
-        yield (gg201 if hazard.kind == "param" else gg202).build(hazard, interp, src)
+        rule = gg201 if hazard.kind == "param" else gg202
+        yield rule.RULE.code, lambda h=hazard, r=rule: [r.build(h, interp, src)]
     for hazard in interp.retained_carries:
-        yield gg302.build(hazard, interp, src)
+        yield gg302.RULE.code, lambda h=hazard: [gg302.build(h, interp, src)]
     for rec in interp.accumulations.values():
         if id(rec.node) in interp.consumed:
             continue
         if rec.eval_mode:
-            yield gg303.build(rec, src)
+            yield gg303.RULE.code, lambda r=rec: [gg303.build(r, src)]
         elif rec.passes & interp.passes_with_backward:
-            yield gg301.build(rec, src)
+            yield gg301.RULE.code, lambda r=rec: [gg301.build(r, src)]
