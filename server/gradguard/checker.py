@@ -8,6 +8,7 @@ files, and the reports come back in task order.
 from __future__ import annotations
 
 import os
+import sys
 import traceback
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
@@ -69,6 +70,8 @@ def _selected(text: str, task: Task) -> tuple[list[Finding], SyntaxProblem | Non
     """Analyse ``text``; the findings the settings enable and no comment suppresses,
     or the syntax problem that stopped the analysis."""
     result = analysis.analyze(text)
+    for error in result.errors:  # a bug in one rule: say so, keep the other findings
+        sys.stderr.write(f"gradguard: internal error in {task.path}: {error}\n")
     if result.syntax_error is not None:
         return [], result.syntax_error
     enabled = [f for f in result.findings if rule_enabled(task.settings, f.code, task.path)]
