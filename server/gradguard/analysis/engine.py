@@ -88,28 +88,21 @@ def _triggered(module: cst.Module) -> tuple[set, dict]:
     return hot, codes
 
 
-def _hints(interp: Interpreter, module: cst.Module) -> list:
-    """Top-level statements the events point into, so positions are resolved there first:
-    the module statements and the functions (or their classes) on the events' frames."""
-    top = {}
-    for st in module.body:
-        top[id(st)] = st
-        if isinstance(st, cst.ClassDef) and isinstance(st.body, cst.IndentedBlock):
-            for m in st.body.body:
-                top[id(m)] = st
-    out = []
-    frames = [fr for h in interp.hazards + interp.inplace + interp.retained_carries
-              for fr in h.frames]
-    frames += [fr for a in interp.accumulations.values() for fr in a.frames]
-    for fid, stmt, func in frames:
-        st = top.get(id(func)) if func is not None else top.get(id(stmt))
-        if st is not None and st not in out:
-            out.append(st)
-    for d in interp.detaches:
-        st = top.get(id(d.func)) if d.func is not None else top.get(id(d.stmt))
-        if st is not None and st not in out:
-            out.append(st)
-    return out
+def _hints(interp: Interpreter) -> list:
+    """Top-level statements the events point into (where they happened, where their
+    graphs were built and freed, where tensors were changed in place), so positions are
+    resolved there first."""
+    out = list(interp.event_tops)
+    for h in interp.hazards + interp.retained_carries:
+        out += [interp.segs[s].top for s in h.segs] + [f.top for f in h.frees]
+    for h in interp.inplace:
+        out += [h.seg.top, interp.bump_tops.get(h.store)]
+    seen, hints = set(), []
+    for st in out:
+        if st is not None and id(st) not in seen:
+            seen.add(id(st))
+            hints.append(st)
+    return hints
 
 
 def _isolated(errors: list, what: str, run) -> None:
@@ -141,7 +134,7 @@ def _findings(text: str, module: cst.Module, errors: list) -> list[Finding]:
     if not (interp.hazards or interp.detaches or interp.inplace or interp.accumulations or
             interp.retained_carries):
         return []
-    src = Source(text, module, _hints(interp, module))
+    src = Source(text, module, _hints(interp))
     out: dict = {}
     for code, build in registry.finding_builders(interp, src):
         found = []

@@ -165,6 +165,7 @@ class Frame:
     arg_nodes: dict = field(default_factory=dict)
     module_method: bool = False
     eval_mode: bool = False
+    top: cst.CSTNode | None = None
     self_obj: Val | None = None
     globals_: set = field(default_factory=set)
     returns: list = field(default_factory=list)
@@ -215,6 +216,7 @@ class Interpreter:
         self.detaches: list[DiscardedDetach] = []
         self.stale_uses: list[tuple] = []
         self.bump_sites: dict = {}
+        self.bump_tops: dict = {}
         self.entry_keys: dict = {}
         self.accumulations: dict = {}
         self.consumed: set = set()
@@ -237,6 +239,14 @@ class Interpreter:
         self._seen_hazards: set = set()
         self._seen_detach: set = set()
         self.loop_keys: dict[int, int] = {}
+        # top-level statement of each function and method, for position hints
+        self.tops: dict[int, cst.CSTNode] = {}
+        for st in module.body:
+            self.tops[id(st)] = st
+            if isinstance(st, cst.ClassDef) and isinstance(st.body, cst.IndentedBlock):
+                for m in st.body.body:
+                    self.tops[id(m)] = st
+        self.event_tops: list = []
         self.pass_loop: dict[int, int] = {}
         self._loop_exits: list = []
 
@@ -294,7 +304,7 @@ class Interpreter:
         ``saved`` lists the ``(store, version)`` of the tensors its backward needs."""
         sid = next(self._ids)
         self.segs[sid] = Seg(sid, node, label, self.stamp(), saves, inputs, self.frame.stmt,
-                              self.frame.id, saved)
+                              self.frame.id, saved, self.top())
         for store, _ in saved:
             self.saved_by.setdefault(store, []).append(sid)
         return parents | {sid}
@@ -337,6 +347,7 @@ class Interpreter:
             return
         self.state.versions[st] = self.state.versions.get(st, 0) + 1
         self.bump_sites[st] = (node, tuple((f.id, f.stmt) for f in self.frames))
+        self.bump_tops[st] = self.top()
         if st[0] != "param" and self.frame.module_method:
             # inside an nn.Module method: the graph it builds is meant to be backwarded,
             # so changing a tensor a live node saved is a hazard already
@@ -348,6 +359,7 @@ class Interpreter:
                     key = (id(node), "inplace", st)
                     if key not in self._seen_hazards:
                         self._seen_hazards.add(key)
+                        self.mark()
                         self.inplace.append(InplaceHazard(
                             "tensor", node, node, None, seg, st, self.bump_sites[st],
                             tuple((fr.id, fr.stmt, fr.func) for fr in self.frames),
@@ -375,6 +387,7 @@ class Interpreter:
         ctx, pass_id = self.loop_stack[-1]
         if key is None or key not in self.entry_keys.get(pass_id, ()):
             return
+        self.mark()
         rec = self.accumulations.get(id(node))
         passes = frozenset(p for _, p in self.loop_stack if key in self.entry_keys.get(p, ()))
         if rec is None:
@@ -493,9 +506,26 @@ class Interpreter:
                 return
             self.exec_stmt(stmt)
 
+    def top(self) -> cst.CSTNode | None:
+        """The top-level statement the innermost frame is executing (or defined in)."""
+        for fr in reversed(self.frames):
+            node = fr.func if fr.func is not None else fr.top
+            st = self.tops.get(id(node)) if node is not None else None
+            if st is not None:
+                return st
+        return None
+
+    def mark(self) -> None:
+        """Remember the current top-level statement: an event points into it."""
+        st = self.top()
+        if st is not None and st not in self.event_tops:
+            self.event_tops.append(st)
+
     def exec_stmt(self, stmt: cst.CSTNode) -> None:
         self.tick()
         frame = self.frame
+        if frame.id == "G" and id(stmt) in self.tops:
+            frame.top = stmt
         prev = frame.stmt
         frame.stmt = stmt
         try:
@@ -624,6 +654,7 @@ class Interpreter:
             if tensor_like:
                 if id(line) not in self._seen_detach:
                     self._seen_detach.add(id(line))
+                    self.mark()
                     self.detaches.append(DiscardedDetach(
                         line, expr, expr.func.value, loop_target, self.frame.func))
                 return
@@ -1336,7 +1367,7 @@ class Interpreter:
             self._check_versions(call, root_node, val)
         if retain is False and not self.no_grad:
             info = Free(call, self.stamp(), tuple((f.id, f.stmt) for f in self.frames),
-                        self.param_updates)
+                        self.param_updates, self.top())
             for s in val.segs:
                 freed.setdefault(s, info)
 
@@ -1377,6 +1408,7 @@ class Interpreter:
                     key = (id(call), "retained")
                     if key not in self._seen_hazards:
                         self._seen_hazards.add(key)
+                        self.mark()
                         self.retained_carries.append(Hazard(
                             "retained", call, root_node, (sid,), (), ctx,
                             tuple((fr.id, fr.stmt, fr.func) for fr in self.frames),
@@ -1400,6 +1432,7 @@ class Interpreter:
                                                      bump_key in self._seen_hazards):
                         return
                     self._seen_hazards.add(bump_key)
+                    self.mark()
                     self._seen_hazards.add(key)
                     outer_call, outer_root, site = self._site(call, root_node)
                     self.inplace.append(InplaceHazard(
@@ -1451,6 +1484,7 @@ class Interpreter:
         if key in self._seen_hazards or (id(call), "same") in self._seen_hazards:
             return
         self._seen_hazards.add(key)
+        self.mark()
         frames = tuple((fr.id, fr.stmt, fr.func) for fr in self.frames[:site])
         self.hazards.append(Hazard(kind, call, root_node, hit, frees, loop, frames,
                                    dict(self.state.env), dict(self.state.freed),

@@ -102,7 +102,8 @@ class Seg:
     indexing: a second walk through them raises nothing); ``inputs`` lists, for a module
     call, the argument expressions and the segments each carried, so that a fix can
     detach the right argument; ``stmt`` is the statement that created it; ``saved``
-    lists ``(store, version)`` of the tensors it saved for backward.
+    lists ``(store, version)`` of the tensors it saved for backward; ``top`` the
+    top-level statement it was built in.
     """
 
     id: int
@@ -114,6 +115,7 @@ class Seg:
     stmt: cst.CSTNode | None = None
     frame: str = "G"
     saved: tuple = ()
+    top: cst.CSTNode | None = None
 
 
 @dataclass(frozen=True)
@@ -129,6 +131,7 @@ class Free:
     stamp: tuple
     stmts: tuple
     steps: int
+    top: cst.CSTNode | None = None
 
 
 @dataclass(frozen=True)
