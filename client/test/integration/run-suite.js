@@ -71,10 +71,15 @@ function serveProbes(page, dir) {
     let reply;
     try {
       const req = JSON.parse(fs.readFileSync(path.join(dir, name), "utf8"));
-      if (req.op === "waitForText") {
-        const el = page.locator(req.selector).filter({ hasText: req.text }).first();
+      // waitForText: the first visible `selector` element containing `text`; click: that element, clicked;
+      // fill: type `value` into it; screenshot: the page, saved at `path`.
+      if (req.op === "waitForText" || req.op === "click" || req.op === "fill") {
+        const el = page.locator(req.selector).filter({ hasText: req.text ?? "" }).first();
         await el.waitFor({ state: "visible", timeout: req.timeoutMs });
-        reply = { ok: true, text: await el.innerText() };
+        const text = req.op === "fill" ? await el.inputValue() : await el.innerText();
+        if (req.op === "click") await el.click({ timeout: req.timeoutMs });
+        if (req.op === "fill") await el.fill(req.value, { timeout: req.timeoutMs });
+        reply = { ok: true, text };
       } else if (req.op === "screenshot") {
         fs.mkdirSync(path.dirname(req.path), { recursive: true });
         await page.screenshot({ path: req.path });

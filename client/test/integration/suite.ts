@@ -176,6 +176,7 @@ export async function run(): Promise<void> {
     await hoverContaining(doc, again.range.start, "an earlier backward already freed the tensors");
   });
 
+  const notification = `GradGuard is not installed in the Python interpreter ${pythonWithoutGradGuard}.`;
   await step("an interpreter without gradguard: notification with Install GradGuard and Choose interpreter", async () => {
     await setSetting("interpreter", pythonWithoutGradGuard);
     await waitFor("the restart with the other interpreter", async () => {
@@ -183,23 +184,45 @@ export async function run(): Promise<void> {
       return api.serverCommand?.python === pythonWithoutGradGuard || undefined;
     });
     assert.strictEqual(api.client, undefined, "no server runs without gradguard");
-    const toast = await uiProbe({
-      op: "waitForText", selector: ".notification-toast",
-      text: `GradGuard is not installed in the Python interpreter ${pythonWithoutGradGuard}.`,
-    });
+    const toast = await uiProbe({ op: "waitForText", selector: ".notification-toast", text: notification });
     log(`notification: ${toast.replace(/\s+/g, " ")}`);
     assert.ok(toast.includes("Install GradGuard") && toast.includes("Choose interpreter"), toast);
-    await vscode.commands.executeCommand("notifications.clearAll");
   });
 
-  await step("back to the project's interpreter: the diagnostic returns", async () => {
-    await setSetting("interpreter", python);
-    await waitFor("the server to run again with the first interpreter", async () => {
+  await step("Install GradGuard runs <python> -m pip install --upgrade gradguard as a task", async () => {
+    let end: vscode.TaskProcessEndEvent | undefined;
+    const listener = vscode.tasks.onDidEndTaskProcess((e) => {
+      if (e.execution.task.name === "Install GradGuard") end = e;
+    });
+    try {
+      await uiProbe({ op: "click", selector: ".notification-toast .monaco-button", text: "Install GradGuard" });
+      const ended = await waitFor("the install task to end", () => end);
+      const run = ended.execution.task.execution as vscode.ProcessExecution;
+      assert.deepStrictEqual([run.process, ...run.args], [pythonWithoutGradGuard, "-m", "pip", "install", "--upgrade", "gradguard"]);
+      // The bare venv has no pip: the task fails, so the server is not restarted.
+      log(`install task exit code: ${ended.exitCode}`);
+      assert.notStrictEqual(ended.exitCode, 0);
+      assert.strictEqual(api.client, undefined);
+    } finally {
+      listener.dispose();
+    }
+  });
+
+  await step("Choose interpreter: pick the project's Python in the file dialog; the server starts with it", async () => {
+    await vscode.commands.executeCommand("gradguard.restart");
+    await uiProbe({ op: "click", selector: ".notification-toast .monaco-button", text: "Choose interpreter" });
+    await uiProbe({ op: "fill", selector: ".quick-input-widget input", value: python });
+    await uiProbe({ op: "click", selector: ".quick-input-widget .monaco-button", text: "Use this interpreter" });
+    await waitFor("gradguard.interpreter to be the chosen Python", () =>
+      vscode.workspace.getConfiguration("gradguard").get<string>("interpreter") === python || undefined);
+    await waitFor("the server to run again with the chosen interpreter", async () => {
       await api.ready();
       return (api.serverCommand?.python === python && api.client?.isRunning()) || undefined;
     });
     await waitFor("the GG102 diagnostic after the restart", () => gradguardDiagnostics(doc.uri).find((d) => codeOf(d) === "GG102"));
+    await vscode.commands.executeCommand("notifications.clearAll");
   });
+
   await step("GradGuard: Restart Server starts a new server; GradGuard: Show Output shows its channel", async () => {
     const before = api.client;
     await vscode.commands.executeCommand("gradguard.restart");
