@@ -74,7 +74,7 @@ class Client(LanguageClient):
         publishes (including ones already received)."""
         if self.pulls:
             report = await self.pull(uri, previous)
-            return report.items
+            return list(report.items)
         for params in reversed(self.published):
             if params.uri == uri and params.version == version:
                 return list(params.diagnostics)
@@ -103,10 +103,12 @@ class Client(LanguageClient):
             t.TextDocumentIdentifier(uri), t.Position(line, character))), TIMEOUT)
         return None if result is None else result.contents.value
 
-    async def actions(self, uri: str, rng: t.Range, diagnostics=(), only=None):
-        return await asyncio.wait_for(self.text_document_code_action_async(t.CodeActionParams(
+    async def actions(self, uri: str, rng: t.Range, diagnostics=(), only=None
+                      ) -> list[t.CodeAction]:
+        result = await asyncio.wait_for(self.text_document_code_action_async(t.CodeActionParams(
             t.TextDocumentIdentifier(uri), rng,
             t.CodeActionContext(diagnostics=list(diagnostics), only=only))), TIMEOUT)
+        return list(result or [])
 
     async def resolved_edit(self, action: t.CodeAction) -> t.WorkspaceEdit | None:
         """The action's edit, resolving it first if the server left it for later."""

@@ -53,14 +53,14 @@ ls = server.build_server(lambda: fake_analyze)
 
 
 @ls.command("test.waitStarted")
-async def wait_started(ls_, *args):
+async def wait_started(ls, *args):
     started = await asyncio.get_running_loop().run_in_executor(None, STARTED.wait, 120)
     STARTED.clear()
     return started
 
 
 @ls.command("test.release")
-def release(ls_, *args):
+def release(ls, *args):
     RELEASE.set()
     return True
 

@@ -16,6 +16,7 @@ what sat on lines that were replaced by a different number of lines.
 from __future__ import annotations
 
 import asyncio
+import difflib
 from dataclasses import dataclass, replace
 from typing import Callable, Sequence
 
@@ -75,10 +76,12 @@ class DocumentState:
 def line_mapper(old: str, new: str) -> Callable[[int], int | None]:
     """A function from 1-based line numbers of ``old`` to those of ``new``.
 
-    Lines before the first difference keep their number, lines after the last one move
-    by the change in line count. Lines in between were edited: they keep their number
-    when the edited region kept its line count (an edit inside lines), and map to
-    ``None`` otherwise. Cost: one pass over the common lines.
+    Lines that the edit left alone keep their content and follow it to its new number
+    (:class:`difflib.SequenceMatcher` over the lines between the common head and tail, so
+    separate edits above and below a line still find it). Lines in an edited region map
+    in place when the region kept its line count (an edit within lines), and to ``None``
+    when it did not. Lines past the end of ``old`` (the end-of-text position) follow the
+    end. Cost: linear in the common head and tail, the matcher on the rest.
     """
     if old == new:
         return lambda line: line
@@ -90,6 +93,12 @@ def line_mapper(old: str, new: str) -> Callable[[int], int | None]:
     tail = 0
     while tail < limit - head and a[-1 - tail] == b[-1 - tail]:
         tail += 1
+    middle: list[int | None] = [None] * (len(a) - head - tail)
+    matcher = difflib.SequenceMatcher(None, a[head:len(a) - tail], b[head:len(b) - tail],
+                                      autojunk=False)
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag == "equal" or (tag == "replace" and i2 - i1 == j2 - j1):
+            middle[i1:i2] = range(head + j1 + 1, head + j2 + 1)
     delta = len(b) - len(a)
 
     def mapped(line: int) -> int | None:
@@ -97,7 +106,7 @@ def line_mapper(old: str, new: str) -> Callable[[int], int | None]:
             return line
         if line > len(a) - tail:
             return line + delta
-        return line if delta == 0 else None
+        return middle[line - head - 1]
 
     return mapped
 
