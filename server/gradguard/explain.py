@@ -40,6 +40,14 @@ _AT_RUN_TIME = {
             "with each step until the process runs out of it."),
 }
 
+# Headings of the parts of a hover.
+_RULE_DOCS = N_("Rule documentation")
+_AT_RUN_TIME_HEADING = N_("At run time")
+_WHY = N_("Why")
+_FIX = N_("Fix")
+_WHY_NOT_RETAIN = N_("Why not retain_graph=True")
+_LINE = N_("line {line}")
+
 _NOT_RETAIN_GRAPH = N_(
     "`retain_graph=True` would silence the error by keeping the graph alive, and with it "
     "every graph it links to: each step then backpropagates through all earlier steps, "
@@ -129,7 +137,7 @@ def explain_rule(code_or_name: str, locale: str | None) -> str | None:
         _heading(rule, rule.code),
         _(rule.summary),
         _(rule.docs),
-        f"[{_(N_('Rule documentation'))}]({rule.url})",
+        f"[{_(_RULE_DOCS)}]({rule.url})",
     ))
 
 
@@ -142,20 +150,20 @@ def explain_finding(finding: Finding, locale: str | None) -> str:
     parts = [f"{_heading(rule, finding.code)}: {i18n.render(finding.message, locale)}"]
     family = finding.code[2:3]
     if family in _AT_RUN_TIME:
-        parts.append(f"**{_(N_('At run time'))}:** {_(_AT_RUN_TIME[family])}")
+        parts.append(f"**{_(_AT_RUN_TIME_HEADING)}:** {_(_AT_RUN_TIME[family])}")
     if finding.related:
-        lines = [f"**{_(N_('Why'))}:**"]
+        lines = [f"**{_(_WHY)}:**"]
         for related in finding.related:
-            where = _(N_("line {line}")).format(line=related.span.start.line)
+            where = _(_LINE).format(line=related.span.start.line)
             lines.append(f"- {where}: {i18n.render(related.message, locale)}")
         parts.append("\n".join(lines))
     fix = finding.preferred_fix or (finding.fixes[0] if finding.fixes else None)
     if fix is not None:
-        parts.append(f"**{_(N_('Fix'))}:** {i18n.render(fix.title, locale)}")
+        parts.append(f"**{_(_FIX)}:** {i18n.render(fix.title, locale)}")
     if family == "1":
-        parts.append(f"**{_(N_('Why not retain_graph=True'))}:** {_(_NOT_RETAIN_GRAPH)}")
+        parts.append(f"**{_(_WHY_NOT_RETAIN)}:** {_(_NOT_RETAIN_GRAPH)}")
     if rule is not None:
-        parts.append(f"[{_(N_('Rule documentation'))}]({rule.url})")
+        parts.append(f"[{_(_RULE_DOCS)}]({rule.url})")
     return "\n\n".join(parts)
 
 
