@@ -40,13 +40,14 @@ _AT_RUN_TIME = {
             "with each step until the process runs out of it."),
 }
 
-# Headings of the parts of a hover.
+# Headings of the parts of a hover (with their colon: it differs between languages).
 _RULE_DOCS = N_("Rule documentation")
-_AT_RUN_TIME_HEADING = N_("At run time")
-_WHY = N_("Why")
-_FIX = N_("Fix")
-_WHY_NOT_RETAIN = N_("Why not retain_graph=True")
-_LINE = N_("line {line}")
+_AT_RUN_TIME_HEADING = N_("At run time:")
+_WHY = N_("Why:")
+_FIX = N_("Fix:")
+_WHY_NOT_RETAIN = N_("Why not retain_graph=True:")
+# TRANSLATORS: one location in the "Why:" list of a hover, e.g. "line 12: graph built here"
+_RELATED = N_("line {line}: {message}")
 
 _NOT_RETAIN_GRAPH = N_(
     "`retain_graph=True` would silence the error by keeping the graph alive, and with it "
@@ -142,26 +143,25 @@ def explain_rule(code_or_name: str, locale: str | None) -> str | None:
 
 
 def explain_finding(finding: Finding, locale: str | None) -> str:
-    """A finding as Markdown, in ``locale``: its message, what happens at run time,
+    """A finding as Markdown, in ``locale``: its rule, its message, what happens at run time,
     why (each related location with its line), the preferred fix (or the first one), and
     for graph-freed findings (GG1xx) why ``retain_graph=True`` is not the fix."""
     _ = _tr(locale)
     rule = rule_for(finding.code)
-    parts = [f"{_heading(rule, finding.code)}: {i18n.render(finding.message, locale)}"]
+    parts = [_heading(rule, finding.code), i18n.render(finding.message, locale)]
     family = finding.code[2:3]
     if family in _AT_RUN_TIME:
-        parts.append(f"**{_(_AT_RUN_TIME_HEADING)}:** {_(_AT_RUN_TIME[family])}")
+        parts.append(f"**{_(_AT_RUN_TIME_HEADING)}** {_(_AT_RUN_TIME[family])}")
     if finding.related:
-        lines = [f"**{_(_WHY)}:**"]
-        for related in finding.related:
-            where = _(_LINE).format(line=related.span.start.line)
-            lines.append(f"- {where}: {i18n.render(related.message, locale)}")
-        parts.append("\n".join(lines))
+        parts.append("\n".join([f"**{_(_WHY)}**"] + [
+            "- " + _(_RELATED).format(line=r.span.start.line,
+                                      message=i18n.render(r.message, locale))
+            for r in finding.related]))
     fix = finding.preferred_fix or (finding.fixes[0] if finding.fixes else None)
     if fix is not None:
-        parts.append(f"**{_(_FIX)}:** {i18n.render(fix.title, locale)}")
+        parts.append(f"**{_(_FIX)}** {i18n.render(fix.title, locale)}")
     if family == "1":
-        parts.append(f"**{_(_WHY_NOT_RETAIN)}:** {_(_NOT_RETAIN_GRAPH)}")
+        parts.append(f"**{_(_WHY_NOT_RETAIN)}** {_(_NOT_RETAIN_GRAPH)}")
     if rule is not None:
         parts.append(f"[{_(_RULE_DOCS)}]({rule.url})")
     return "\n\n".join(parts)

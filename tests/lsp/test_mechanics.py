@@ -175,7 +175,7 @@ async def test_hover_on_finding_explains_it(fake: Client):
     fake.open(URI, TEXT)
     await fake.diagnostics_of(URI, 1)
     hover = await fake.hover(URI, 2, 7)
-    assert hover.startswith("**GG101** `backward-through-freed-graph`: `loss` is backwarded twice")
+    assert hover.startswith("**GG101** `backward-through-freed-graph`\n\n`loss` is backwarded twice")
     assert "- line 1: graph built here" in hover
     assert "**Fix:** Call safe() instead" in hover
 

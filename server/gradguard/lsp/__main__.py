@@ -1,9 +1,8 @@
-"""``python -m gradguard.lsp [--tcp | --ws] [--host H] [--port P]``: run the server."""
+"""``python -m gradguard.lsp [--tcp | --ws] [--host H] [--port P]``: the same as
+``gradguard lsp``."""
 
-import argparse
+import sys
 
-from gradguard.lsp.server import add_arguments, main
+from gradguard.cli import main
 
-parser = argparse.ArgumentParser(prog="gradguard lsp", description="GradGuard language server")
-add_arguments(parser)
-raise SystemExit(main(parser.parse_args()))
+raise SystemExit(main(["lsp", *sys.argv[1:]]))

@@ -535,20 +535,10 @@ def build_server(analyzer_factory: Callable[[], Analyzer] | None = None) -> Grad
     return ls
 
 
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """Add the transport options of ``gradguard lsp`` to ``parser``: ``--tcp``, ``--ws``
-    (mutually exclusive; stdio without either), ``--host`` (default 127.0.0.1) and
-    ``--port`` (default 2087)."""
-    transport = parser.add_mutually_exclusive_group()
-    transport.add_argument("--tcp", action="store_true", help="serve over TCP")
-    transport.add_argument("--ws", action="store_true", help="serve over WebSocket")
-    parser.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
-    parser.add_argument("--port", type=int, default=2087, help="port to bind (default 2087)")
-
-
 def main(args: argparse.Namespace) -> int:
-    """Run the server until the client exits. ``args`` has ``tcp``, ``ws``, ``host`` and
-    ``port`` (see :func:`add_arguments`); stdio unless ``tcp`` or ``ws``. Returns 0."""
+    """Run the server until the client exits (``gradguard lsp``). ``args`` has ``tcp``,
+    ``ws`` (booleans), ``host`` and ``port``: stdio unless ``tcp`` or ``ws``, which bind
+    ``host:port`` (the CLI defaults to 127.0.0.1:2087). Returns 0."""
     logging.basicConfig(level=logging.WARNING)
     ls = build_server()
     if args.tcp:
