@@ -115,7 +115,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command is None:
         parser.print_help(sys.stderr)
         return 2
-    return args.run(args, tr)
+    try:
+        return args.run(args, tr)
+    except BrokenPipeError:
+        # the reader (``| head``) went away: stop quietly, as other command-line tools do
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
 
 
 def _error(tr: gettext.NullTranslations, message: str) -> None:

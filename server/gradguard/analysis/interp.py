@@ -1366,8 +1366,12 @@ class Interpreter:
         else:
             self._check_versions(call, root_node, val)
         if retain is False and not self.no_grad:
-            info = Free(call, self.stamp(), tuple((f.id, f.stmt) for f in self.frames),
-                        self.param_updates, self.top())
+            # a wrapper's backward (accelerator.backward(loss)) frees at its call site
+            site_call, _, site = self._site(call, root_node)
+            info = Free(site_call, self.stamp(),
+                        tuple((f.id, f.stmt) for f in self.frames[:site]),
+                        self.param_updates, self.tops.get(id(self.frames[site - 1].func))
+                        or self.top())
             for s in val.segs:
                 freed.setdefault(s, info)
 

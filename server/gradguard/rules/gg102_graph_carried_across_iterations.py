@@ -104,8 +104,16 @@ def carried_variables(h: Hazard, src: Source):
     iteration to the next); a list of ``(name, value)``."""
     loop = h.loop
     hit = set(h.segs)
-    return [(key[1], b.val) for key, b in sorted(h.env.items(), key=lambda kv: str(kv[0]))
-            if key[0] == loop.frame and b.val.segs & hit and _read_first(key[1], loop.node, src)]
+    env = sorted(h.env.items(), key=lambda kv: str(kv[0]))
+    names = [(key[1], b.val) for key, b in env
+             if key[0] == loop.frame and b.val.segs & hit and _read_first(key[1], loop.node, src)]
+    # attributes of objects the loop's function holds (``model.h`` set in forward)
+    holders = {b.val.ref: key[1] for key, b in env if key[0] == loop.frame and
+               b.val.kind in ("object", "module") and isinstance(b.val.ref, tuple)}
+    attrs = [(f"{holders[key[1]]}.{key[2]}", b.val) for key, b in env
+             if key[0] == "@" and key[1] in holders and b.val.segs & hit and
+             key[2].isidentifier()]
+    return names + attrs
 
 
 def _read_first(name: str, loop: cst.CSTNode, src: Source) -> bool:
