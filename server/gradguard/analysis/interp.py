@@ -216,6 +216,8 @@ class Interpreter:
         self.detaches: list[DiscardedDetach] = []
         self.stale_uses: list[tuple] = []
         self.bump_sites: dict = {}
+        self.inplace_ctors: dict = {}
+        self.inplace_modules: dict = {}
         self.bump_tops: dict = {}
         self.entry_keys: dict = {}
         self.accumulations: dict = {}
@@ -1099,6 +1101,7 @@ class Interpreter:
             # an in-place activation: same storage, one version newer
             v = pos[0][0]
             if v.store is not None:
+                self.inplace_modules[id(call)] = self.inplace_ctors.get(ref)
                 return self.in_place(call, v, [])
         if self.no_grad:
             return Val("tensor", store=self.fresh_store())
@@ -1158,7 +1161,10 @@ class Interpreter:
             flag = name in T.INPLACE_MODULES and (
                 (inplace is not None and _true(inplace[1]) is True) or
                 any(_true(n) is True for _, n in pos))
-            return Val("module", ref=("nn", name, id(call), flag, self.frame.call and id(self.frame.call)))
+            ref = ("nn", name, id(call), flag, self.frame.call and id(self.frame.call))
+            if flag:
+                self.inplace_ctors[ref] = call
+            return Val("module", ref=ref)
         if len(parts) >= 2 and parts[1] == "optim":
             if "lr_scheduler" in parts:
                 return UNKNOWN
@@ -1179,8 +1185,11 @@ class Interpreter:
         if name.endswith("_") and len(parts) >= 3 and parts[2] == "init":
             return UNKNOWN
         inplace = kw.get("inplace")
-        saves = name not in T.NON_SAVING_FUNCTIONS
-        del inplace
+        if inplace is not None and _true(inplace[1]) is True and pos and \
+                pos[0][0].store is not None:
+            # F.relu(x, inplace=True) and friends change their input
+            return self.in_place(call, pos[0][0], vals[1:])
+        saves = "output" if name in T.OUTPUT_SAVING else name not in T.NON_SAVING_FUNCTIONS
         return self.op(call, name, vals, saves)
 
     def _trained_modules(self, call: cst.Call):
@@ -1333,7 +1342,7 @@ class Interpreter:
             return res
         if recv.kind == "unknown" and not recv.grad:
             return self._propagate(vals)
-        saves = attr not in T.NON_SAVING_METHODS
+        saves = "output" if attr in T.OUTPUT_SAVING else attr not in T.NON_SAVING_METHODS
         return self.op(call, attr, [recv] + vals, saves)
 
     def _cut_in_place(self, node, recv: Val) -> None:

@@ -48,18 +48,21 @@ def bound_name(seg) -> cst.BaseExpression | None:
 
 
 def graph_site(seg, src: Source, h: Hazard) -> tuple[str, cst.CSTNode]:
-    """How messages name a segment, and where they say it was built: the earliest
-    variable of the function the user reads (the loop's, else the backward's) that holds
-    it, else the variable it was assigned to, else its own expression."""
-    home = h.loop.frame if h.loop else h.frames[-1][0]
-    if seg.frame != home:
-        found = [(src.span(b.stmt).start, key[1], b.stmt) for key, b in h.env.items()
-                 if key[0] == home and seg.id in b.val.segs and
-                 isinstance(b.stmt, cst.SimpleStatementLine)]
-        if found:
-            _, name, stmt = min(found, key=lambda t: t[0])
-            return name, stmt
+    """How messages name a segment, and where they say it was built: the variable it was
+    assigned to when that happened in a function still running at the hazard (the user
+    sees it), else the earliest variable of the function the user reads (the loop's, else
+    the backward's) that holds it, else its own expression."""
     target = bound_name(seg)
+    active = {fid for fid, _, _ in h.frames}
+    if target is not None and not isinstance(target, cst.Tuple) and seg.frame in active:
+        return src.code(target, 40), seg.node
+    home = h.loop.frame if h.loop else h.frames[-1][0]
+    found = [(src.span(b.stmt).start, key[1], b.stmt) for key, b in h.env.items()
+             if key[0] == home and seg.id in b.val.segs and
+             isinstance(b.stmt, cst.SimpleStatementLine)]
+    if found:
+        _, name, stmt = min(found, key=lambda t: t[0])
+        return name, stmt
     if target is not None and not isinstance(target, cst.Tuple):
         return src.code(target, 40), seg.node
     return src.code(seg.node, 40), seg.node

@@ -68,7 +68,9 @@ z.sum().backward()
 def build(h: InplaceHazard, interp: Interpreter, src: Source) -> Finding:
     """The GG202 finding: at the in-place operation."""
     node = h.bump[0]
-    name = _target_name(node, src)
+    ctor = interp.inplace_modules.get(id(node), False)
+    name = src.code(node.args[0].value, 40) if ctor is not False and node.args else \
+        _target_name(node, src)
     saver = h.seg.node
     args = {"name": name, "op": src.code(saver, 40), "saved_line": src.span(saver).start.line}
     message = Message(N_("In-place change of `{name}`, which `{op}` (line {saved_line}) "
@@ -77,8 +79,22 @@ def build(h: InplaceHazard, interp: Interpreter, src: Source) -> Finding:
                                                 {"name": name})),)
     if h.node is not node:
         related += (Related(src.span(h.node), Message(N_("this backward needs it"), {})),)
-    fix = _fix(node, h, src)
+    fix = _module_fix(ctor, src) if ctor is not False else _fix(node, h, src)
     return Finding(RULE.code, src.span(node), message, related, (fix,) if fix else ())
+
+
+def _module_fix(ctor, src: Source) -> Fix | None:
+    """``nn.ReLU(inplace=True)`` applied to a saved tensor: build it with inplace=False."""
+    if ctor is None:
+        return None
+    for arg in ctor.args:
+        if arg.keyword is None and isinstance(arg.value, cst.Name) and arg.value.value == "True":
+            edit = Edit(src.span(arg.value), "False")
+            break
+    else:
+        edit = src.add_keyword(ctor, "inplace", "False")
+    return Fix(Message(N_("Build `{module}` with inplace=False"),
+                       {"module": src.code(ctor.func, 40)}), (edit,), preferred=True)
 
 
 def _target_name(node, src: Source) -> str:
