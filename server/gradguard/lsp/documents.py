@@ -37,7 +37,9 @@ class Snapshot:
     ``version`` is the LSP document version of ``text``; ``diagnostics`` are the
     findings converted for the client (empty until published); ``result_id`` names this
     set for pull diagnostics; ``analysed`` is false when the findings were carried over
-    from an older text instead of computed for this one.
+    from an older text instead of computed for this one; ``generation`` counts the
+    configuration changes before the analysis started (a snapshot of an older
+    generation is being replaced).
     """
 
     version: int
@@ -46,6 +48,7 @@ class Snapshot:
     diagnostics: tuple[t.Diagnostic, ...] = ()
     result_id: str = ""
     analysed: bool = True
+    generation: int = 0
 
 
 class DocumentState:

@@ -75,6 +75,7 @@ class GradGuardServer(LanguageServer):
         self.folder_settings: dict[str, EditorSettings] = {}
         self.projects = config.SettingsResolver()
         self.settings_ready = asyncio.Event()
+        self.generation = 0
         self.pull = False
         self._result_ids = itertools.count(1)
         self._shown_problems: set[str] = set()
@@ -169,7 +170,22 @@ class GradGuardServer(LanguageServer):
         """Forget every cached ``pyproject.toml`` and analyse every open document again."""
         self.projects = config.SettingsResolver()
         self._shown_problems = {k for k in self._shown_problems if not k.startswith("project:")}
+        self.generation += 1
         self.reanalyse_all()
+
+    def reload_settings(self) -> None:
+        """Re-read the editor settings (in a task), then analyse every open document
+        again. From now until then no analysis starts and no older result counts as
+        current (pull requests wait for the new one)."""
+        self.generation += 1
+        self.settings_ready.clear()
+        asyncio.ensure_future(self._reload_settings())
+
+    async def _reload_settings(self) -> None:
+        await self.load_settings()
+        self.reanalyse_all()
+        if self.pull and self.capability("workspace.diagnostics.refresh_support", False):
+            self.workspace_diagnostic_refresh(None)
 
     # ----------------------------------------------------------------- analysis
 
@@ -188,9 +204,9 @@ class GradGuardServer(LanguageServer):
         doc = self.workspace.text_documents.get(state.uri)
         if doc is None or self.documents.get(state.uri) is not state:
             return
-        version, text = doc.version, doc.source
+        version, text, generation = doc.version, doc.source, self.generation
         if not self.editor_settings_for(state.uri).enable:
-            self.publish(state, Snapshot(version, text, ()))
+            self.publish(state, Snapshot(version, text, (), generation=generation))
             return
         rules = self.config_for(state.uri)
         path = to_fs_path(state.uri) if state.uri.startswith("file:") else None
@@ -201,10 +217,11 @@ class GradGuardServer(LanguageServer):
         except Exception:  # an engine bug must not stop diagnostics for good
             logger.exception("analysis of %s failed", state.uri)
             result = None
-        if self.workspace.text_documents.get(state.uri) is not doc or doc.version != version:
-            return  # superseded: a newer version is (or will be) scheduled
+        if self.workspace.text_documents.get(state.uri) is not doc or \
+                doc.version != version or generation != self.generation:
+            return  # superseded: a newer analysis is (or will be) scheduled
         if result is not None and result.syntax_error is None:
-            state.good = Snapshot(version, text, result.findings)
+            state.good = Snapshot(version, text, result.findings, generation=generation)
             self.publish(state, state.good)
         else:
             self.publish(state, self.carried(state, version, text))
@@ -213,10 +230,10 @@ class GradGuardServer(LanguageServer):
         """The last good findings of ``state`` moved onto ``text`` (see
         :func:`~gradguard.lsp.documents.line_mapper`); nothing if there are none."""
         if state.good is None:
-            return Snapshot(version, text, (), analysed=False)
+            return Snapshot(version, text, (), analysed=False, generation=self.generation)
         mapped = line_mapper(state.good.text, text)
         return Snapshot(version, text, remap_findings(state.good.findings, mapped),
-                        analysed=False)
+                        analysed=False, generation=self.generation)
 
     def publish(self, state: DocumentState, snapshot: Snapshot) -> None:
         """Convert ``snapshot`` to diagnostics, record it, and push it to push clients."""
@@ -262,11 +279,14 @@ class GradGuardServer(LanguageServer):
 
     def current(self, uri: str) -> Snapshot | None:
         """The published snapshot of ``uri`` if it belongs to the document's current
-        version, else ``None`` (its edits would land on the wrong text)."""
+        version and configuration, else ``None`` (its edits would land on the wrong
+        text, or it is about to be replaced)."""
         state, doc = self.documents.get(uri), self.workspace.text_documents.get(uri)
         if state is None or doc is None or state.published is None:
             return None
-        return state.published if state.published.version == doc.version else None
+        snapshot = state.published
+        return snapshot if (snapshot.version, snapshot.generation) == (
+            doc.version, self.generation) else None
 
     def reanalyse_all(self) -> None:
         """Analyse every open document again (settings changed)."""
@@ -495,14 +515,11 @@ async def _fix_all_command(ls: GradGuardServer, *args: Any) -> bool:
     return bool(result and result.applied)
 
 
-async def _did_change_configuration(ls: GradGuardServer,
-                                    params: t.DidChangeConfigurationParams) -> None:
+def _did_change_configuration(ls: GradGuardServer, params: t.DidChangeConfigurationParams
+                              ) -> None:
     if not ls.capability("workspace.configuration", False) and isinstance(params.settings, dict):
         ls.init_options = params.settings.get(SOURCE, params.settings)
-    await ls.load_settings()
-    ls.reanalyse_all()
-    if ls.pull and ls.capability("workspace.diagnostics.refresh_support", False):
-        ls.workspace_diagnostic_refresh(None)
+    ls.reload_settings()
 
 
 def _did_change_watched_files(ls: GradGuardServer, params: t.DidChangeWatchedFilesParams) -> None:
