@@ -29,6 +29,13 @@ PROFILES = ["visual-studio-code", "neovim@v0.10.0", "emacs"]
 TIMEOUT = 120.0  # seconds; generous on purpose (a slow machine must not fail a test)
 
 
+def pytest_configure(config):
+    config.addinivalue_line(
+        "markers", "init(options=None, locale=None, configuration=None): what the client "
+        "sends at initialize (initializationOptions, InitializeParams.locale) and answers "
+        "to workspace/configuration")
+
+
 def pytest_collection_modifyitems(items):
     """Spec violations are errors in every test of this directory."""
     for item in items:
@@ -200,10 +207,35 @@ def encoding_of(result: t.InitializeResult) -> str:
     return result.capabilities.position_encoding or "utf-16"
 
 
+async def _session(request, client: Client, default_options: Any = None):
+    marker = request.node.get_closest_marker("init")
+    kwargs = dict(marker.kwargs) if marker else {}
+    root = request.getfixturevalue("workspace") if "workspace" in request.fixturenames else None
+    client.profile = request.param
+    client.init_result = await start(client, request.param,
+                                     kwargs.pop("options", default_options), root=root, **kwargs)
+
+
 @pytest_lsp.fixture(params=PROFILES, config=server_config(FAKE_SERVER))
 async def fake(request, lsp_client: Client):
     """A fake-engine server, initialised as one of the client profiles, debounce 0."""
-    lsp_client.profile = request.param
-    lsp_client.init_result = await start(lsp_client, request.param, {"debounceMs": 0})
+    await _session(request, lsp_client, {"debounceMs": 0})
+    yield
+    await lsp_client.shutdown_session()
+
+
+@pytest_lsp.fixture(params=PROFILES, config=server_config(REAL_SERVER))
+async def real(request, lsp_client: Client):
+    """``gradguard lsp`` (the real engine), initialised as one of the client profiles,
+    with the ``init`` marker's options (default: none, so the default debounce)."""
+    await _session(request, lsp_client)
+    yield
+    await lsp_client.shutdown_session()
+
+
+@pytest_lsp.fixture(params=PROFILES, config=server_config(REAL_SERVER, {"LANG": "zh_CN.UTF-8"}))
+async def real_zh_env(request, lsp_client: Client):
+    """Like ``real``, with the server started under ``LANG=zh_CN.UTF-8``."""
+    await _session(request, lsp_client)
     yield
     await lsp_client.shutdown_session()

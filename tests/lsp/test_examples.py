@@ -1,0 +1,160 @@
+"""``gradguard lsp`` with the real engine on the examples: exact diagnostics, code
+actions, applied fixes, hover in English and Chinese, locale negotiation, broken buffers."""
+
+from __future__ import annotations
+
+import pathlib
+
+import pytest
+from lsprotocol import types as t
+
+from conftest import Client, apply_text_edits, encoding_of, text_edits
+
+pytestmark = pytest.mark.asyncio
+
+EXAMPLES = pathlib.Path(__file__).resolve().parents[2] / "examples"
+DCGAN = (EXAMPLES / "dcgan.py").read_text()
+CHAR_RNN = (EXAMPLES / "char_rnn.py").read_text()
+ACTOR_CRITIC = (EXAMPLES / "actor_critic.py").read_text()
+URI = "file:///tmp/gg-examples/dcgan.py"
+
+DCGAN_MESSAGE = ("`errG` is backwarded through the graph of `fake` (built on line 33), which "
+                 "the backward on line 38 already freed")
+DETACH_TITLE = ("Detach `fake` on line 37: that loss must not backpropagate into the graph "
+                "that built it")
+RETAIN_TITLE = ("Silence with retain_graph=True on line 38 (keeps the whole graph in memory; "
+                "hides the bug instead of fixing it)")
+
+
+def rng(l0, c0, l1, c1):
+    return t.Range(t.Position(l0, c0), t.Position(l1, c1))
+
+
+async def test_dcgan_diagnostic_quick_fix_and_clean_result(real: Client):
+    real.open(URI, DCGAN)
+    [d] = await real.diagnostics_of(URI, 1)
+    assert (d.code, d.source, d.severity, d.range) == (
+        "GG101", "gradguard", t.DiagnosticSeverity.Error, rng(43, 8, 43, 23))
+    assert d.message == DCGAN_MESSAGE
+    assert d.code_description.href == "https://gradguard.dev/rules/GG101"
+    assert [(r.location.uri, r.location.range, r.message) for r in d.related_information] == [
+        (URI, rng(32, 15, 32, 49), "graph of `fake` built here"),
+        (URI, rng(37, 8, 37, 23), "this backward freed it"),
+    ]
+    actions = await real.actions(URI, d.range, [d])
+    assert [(a.title, a.kind, a.is_preferred) for a in actions] == [
+        (DETACH_TITLE, "quickfix", True),
+        (RETAIN_TITLE, "quickfix", None),
+        ("Suppress GG101 on this line", "quickfix", None),
+        ("Fix all GradGuard problems", "source.fixAll.gradguard", None),
+    ]
+    [edit] = text_edits(await real.resolved_edit(actions[0]), URI)
+    assert edit == t.TextEdit(rng(36, 70, 36, 70), ".detach()")
+    assert text_edits(await real.resolved_edit(actions[2]), URI) == [
+        t.TextEdit(rng(43, 23, 43, 23), "  # noqa: GG101")]
+    fixed = apply_text_edits(DCGAN, [edit], encoding_of(real.init_result))
+    assert fixed.splitlines()[36] == ("        errD = criterion(netD(real), real_label) + "
+                                      "criterion(netD(fake.detach()), fake_label)")
+    real.change(URI, 2, t.TextDocumentContentChangePartial(range=edit.range, text=edit.new_text))
+    assert await real.diagnostics_of(URI, 2) == []
+
+
+async def test_columns_in_the_negotiated_encoding(real: Client):
+    lines = DCGAN.splitlines(keepends=True)
+    lines[43:45] = ['        errG = criterion(netD(fake), real_label); n = "😀"; errG.backward()\n']
+    real.open(URI, "".join(lines))
+    [d] = await real.diagnostics_of(URI, 1)
+    # 59 code points precede the call; the emoji is 1 code point, 2 UTF-16 units, 4 UTF-8 bytes
+    start = {"utf-32": 59, "utf-16": 60, "utf-8": 62}[encoding_of(real.init_result)]
+    assert d.range == rng(43, start, 43, start + 15)
+    assert await real.hover(URI, 43, start + 1) is not None
+
+
+async def test_broken_buffer_keeps_real_findings_on_moved_lines(real: Client):
+    uri = "file:///tmp/gg-examples/char_rnn.py"
+    real.open(uri, CHAR_RNN)
+    [d] = await real.diagnostics_of(uri, 1)
+    assert (d.code, d.range) == ("GG102", rng(38, 12, 38, 27))
+    real.change(uri, 2, t.TextDocumentContentChangePartial(range=rng(0, 0, 0, 0),
+                                                            text="import (\n"))
+    [moved] = await real.diagnostics_of(uri, 2)
+    assert (moved.code, moved.range, moved.message) == ("GG102", rng(39, 12, 39, 27), d.message)
+    assert [r.location.range for r in moved.related_information] == [
+        rng(36, 12, 36, 45), rng(39, 12, 39, 27)]
+    real.change(uri, 3, t.TextDocumentContentChangePartial(range=rng(0, 0, 1, 0), text=""))
+    [back] = await real.diagnostics_of(uri, 3)
+    assert back.range == d.range
+
+
+async def test_fix_all_command_and_action_clear_the_file(real: Client):
+    uri = "file:///tmp/gg-examples/actor_critic.py"
+    real.open(uri, ACTOR_CRITIC)
+    [d] = await real.diagnostics_of(uri, 1)
+    assert d.code == "GG103"
+    [fix_all] = await real.actions(uri, rng(0, 0, 0, 0), only=["source.fixAll"])
+    edits = text_edits(await real.resolved_edit(fix_all), uri)
+    assert edits == [t.TextEdit(rng(27, 0, 28, 0), ""),
+                     t.TextEdit(rng(34, 0, 34, 0), "        logits, values = model(states)\n")]
+    assert await real.command("gradguard.fixAll", uri) is True
+    assert text_edits(real.applied[0].edit, uri) == edits
+    real.replace_all(uri, 2, apply_text_edits(ACTOR_CRITIC, edits, encoding_of(real.init_result)))
+    assert await real.diagnostics_of(uri, 2) == []
+
+
+HOVER_EN = "\n\n".join([
+    "**GG101** `backward-through-freed-graph`",
+    DCGAN_MESSAGE,
+    "**At run time:** A backward through this graph raises `RuntimeError: Trying to "
+    "backward through the graph a second time (or directly access saved tensors after "
+    "they have already been freed)`: an earlier backward already freed the tensors that "
+    "the graph's nodes saved for the backward pass.",
+    "**Why:**\n- line 33: graph of `fake` built here\n- line 38: this backward freed it",
+    "**Fix:** " + DETACH_TITLE,
+    "**Why not retain_graph=True:** `retain_graph=True` would silence the error by keeping "
+    "the graph alive, and with it every graph it links to: each step then backpropagates "
+    "through all earlier steps, so time and memory grow with every iteration, and "
+    "gradients keep flowing into steps that were already optimised.",
+    "[Rule documentation](https://gradguard.dev/rules/GG101)",
+])
+
+
+async def test_hover_explains_the_finding_in_english(real: Client):
+    real.open(URI, DCGAN)
+    await real.diagnostics_of(URI, 1)
+    assert await real.hover(URI, 43, 14) == HOVER_EN
+    backward = await real.hover(URI, 37, 14)  # errD.backward(): a token, not a finding
+    assert backward.startswith("`.backward()` computes the gradient of this tensor")
+
+
+@pytest.mark.init(options={"locale": "zh-CN"})
+async def test_hover_and_messages_in_chinese(real: Client):
+    real.open(URI, DCGAN)
+    [d] = await real.diagnostics_of(URI, 1)
+    assert d.message == ("对 `errG` 做反向传播时会经过 `fake` 的计算图（第 33 行构建），"
+                         "而这张图已经被第 38 行的反向传播释放了")
+    hover = await real.hover(URI, 43, 14)
+    assert hover.startswith("**GG101** `backward-through-freed-graph`\n\n" + d.message + "\n\n")
+    assert "- 第 33 行：`fake` 的计算图在这里构建\n- 第 38 行：这里的反向传播释放了这张图" in hover
+    assert "At run time" not in hover and "Why" not in hover
+    [action, *_] = await real.actions(URI, d.range, [d])
+    assert action.title == "在第 37 行分离 `fake`（detach）：那里的损失不应该反向传播进构建 `fake` 的计算图"
+
+
+@pytest.mark.init(locale="zh-cn")
+async def test_client_locale_is_used_when_no_setting(real: Client):
+    real.open(URI, DCGAN)
+    [d] = await real.diagnostics_of(URI, 1)
+    assert d.message.startswith("对 `errG` 做反向传播时")
+
+
+@pytest.mark.init(options={"locale": "en"}, locale="zh-cn")
+async def test_locale_setting_beats_client_locale(real: Client):
+    real.open(URI, DCGAN)
+    [d] = await real.diagnostics_of(URI, 1)
+    assert d.message == DCGAN_MESSAGE
+
+
+async def test_server_lang_is_the_last_resort(real_zh_env: Client):
+    real_zh_env.open(URI, DCGAN)
+    [d] = await real_zh_env.diagnostics_of(URI, 1)
+    assert d.message.startswith("对 `errG` 做反向传播时")
