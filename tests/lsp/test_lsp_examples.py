@@ -8,7 +8,7 @@ import pathlib
 import pytest
 from lsprotocol import types as t
 
-from conftest import Client, apply_text_edits, encoding_of, text_edits
+from lsp_client import Client, apply_text_edits, encoding_of, text_edits
 
 pytestmark = pytest.mark.asyncio
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from lsprotocol import types as t
 
-from conftest import Client, apply_text_edits, encoding_of, text_edits
+from lsp_client import Client, apply_text_edits, encoding_of, text_edits
 
 pytestmark = pytest.mark.asyncio
 

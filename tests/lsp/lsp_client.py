@@ -1,0 +1,186 @@
+"""The test client for the GradGuard language server and its helpers (imported by the
+tests and by ``conftest.py``; a module name of its own, so that no other ``conftest``
+can shadow it)."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import pathlib
+import sys
+from typing import Any, Callable
+
+from lsprotocol import types as t
+from pygls.protocol import default_converter
+from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
+from pytest_lsp.client import DEFAULT_CLIENT_FEATURES, register_lsp_features
+
+HERE = pathlib.Path(__file__).resolve().parent
+FAKE_SERVER = [sys.executable, str(HERE / "fake_server.py")]
+REAL_SERVER = [sys.executable, "-m", "gradguard.lsp"]
+PROFILES = ["visual-studio-code", "neovim@v0.10.0", "emacs"]
+TIMEOUT = 120.0  # seconds; generous on purpose (a slow machine must not fail a test)
+
+
+class Client(LanguageClient):
+    """pytest-lsp's client, plus a record of everything the server sent that tests
+    wait for: every publishDiagnostics, workspace/applyEdit, registrations."""
+
+    def __init__(self, **kwargs: Any):
+        super().__init__(converter_factory=default_converter, **kwargs)
+        self.published: list[t.PublishDiagnosticsParams] = []
+        self.applied: list[t.ApplyWorkspaceEditParams] = []
+        self.registrations: list[t.Registration] = []
+        self._waiters: list[tuple[Callable[[t.PublishDiagnosticsParams], bool], asyncio.Future]] = []
+
+    @property
+    def pulls(self) -> bool:
+        """Whether the server serves this client pull diagnostics."""
+        return self.capabilities is not None and self.capabilities.text_document is not None \
+            and self.capabilities.text_document.diagnostic is not None
+
+    def on_publish(self, params: t.PublishDiagnosticsParams) -> None:
+        self.published.append(params)
+        self.diagnostics[params.uri] = params.diagnostics
+        for waiter in list(self._waiters):
+            if waiter[0](params) and not waiter[1].done():
+                waiter[1].set_result(params)
+                self._waiters.remove(waiter)
+
+    def next_publish(self, uri: str, version: int | None = None) -> asyncio.Future:
+        """A future for the next publishDiagnostics for ``uri`` (and ``version``) from
+        now on: create it *before* the action that triggers the publish."""
+        fut = asyncio.get_running_loop().create_future()
+        self._waiters.append((lambda p: p.uri == uri and version in (None, p.version), fut))
+        return fut
+
+    async def diagnostics_of(self, uri: str, version: int, previous: str | None = None
+                             ) -> list[t.Diagnostic]:
+        """The diagnostics of ``uri`` at ``version``: pulled, or awaited from the
+        publishes (including ones already received)."""
+        if self.pulls:
+            report = await self.pull(uri, previous)
+            return list(report.items)
+        for params in reversed(self.published):
+            if params.uri == uri and params.version == version:
+                return list(params.diagnostics)
+        params = await asyncio.wait_for(self.next_publish(uri, version), TIMEOUT)
+        return list(params.diagnostics)
+
+    async def pull(self, uri: str, previous: str | None = None):
+        return await asyncio.wait_for(self.text_document_diagnostic_async(
+            t.DocumentDiagnosticParams(text_document=t.TextDocumentIdentifier(uri=uri),
+                                       previous_result_id=previous)), TIMEOUT)
+
+    def open(self, uri: str, text: str, version: int = 1) -> None:
+        self.text_document_did_open(t.DidOpenTextDocumentParams(t.TextDocumentItem(
+            uri=uri, language_id="python", version=version, text=text)))
+
+    def change(self, uri: str, version: int, *changes: t.TextDocumentContentChangeEvent) -> None:
+        self.text_document_did_change(t.DidChangeTextDocumentParams(
+            text_document=t.VersionedTextDocumentIdentifier(uri=uri, version=version),
+            content_changes=list(changes)))
+
+    def replace_all(self, uri: str, version: int, text: str) -> None:
+        self.change(uri, version, t.TextDocumentContentChangeWholeDocument(text=text))
+
+    async def hover(self, uri: str, line: int, character: int) -> str | None:
+        result = await asyncio.wait_for(self.text_document_hover_async(t.HoverParams(
+            t.TextDocumentIdentifier(uri), t.Position(line, character))), TIMEOUT)
+        return None if result is None else result.contents.value
+
+    async def actions(self, uri: str, rng: t.Range, diagnostics=(), only=None
+                      ) -> list[t.CodeAction]:
+        result = await asyncio.wait_for(self.text_document_code_action_async(t.CodeActionParams(
+            t.TextDocumentIdentifier(uri), rng,
+            t.CodeActionContext(diagnostics=list(diagnostics), only=only))), TIMEOUT)
+        return list(result or [])
+
+    async def resolved_edit(self, action: t.CodeAction) -> t.WorkspaceEdit | None:
+        """The action's edit, resolving it first if the server left it for later."""
+        if action.edit is None:
+            action = await asyncio.wait_for(self.code_action_resolve_async(action), TIMEOUT)
+        return action.edit
+
+    async def command(self, name: str, *arguments: Any) -> Any:
+        return await asyncio.wait_for(self.workspace_execute_command_async(
+            t.ExecuteCommandParams(command=name, arguments=list(arguments))), TIMEOUT)
+
+
+def _publish(client: LanguageClient, params: t.PublishDiagnosticsParams) -> None:
+    client.on_publish(params)
+
+
+def _apply_edit(client: LanguageClient, params: t.ApplyWorkspaceEditParams
+                ) -> t.ApplyWorkspaceEditResult:
+    client.applied.append(params)
+    return t.ApplyWorkspaceEditResult(applied=True)
+
+
+def _register(client: LanguageClient, params: t.RegistrationParams) -> None:
+    client.registrations.extend(params.registrations)
+
+
+def make_client() -> Client:
+    client = Client()
+    register_lsp_features(client, {
+        **DEFAULT_CLIENT_FEATURES,
+        t.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS: _publish,
+        t.WORKSPACE_APPLY_EDIT: _apply_edit,
+        t.CLIENT_REGISTER_CAPABILITY: _register,
+    })
+    return client
+
+
+def text_edits(edit: t.WorkspaceEdit, uri: str) -> list[t.TextEdit]:
+    """The text edits a workspace edit makes to ``uri`` (``changes`` or ``documentChanges``)."""
+    if edit.document_changes:
+        return [e for dc in edit.document_changes if dc.text_document.uri == uri for e in dc.edits]
+    return list((edit.changes or {}).get(uri, []))
+
+
+def _offset(text: str, position: t.Position, encoding: str) -> int:
+    lines = text.splitlines(keepends=True)
+    start = sum(len(line) for line in lines[:position.line])
+    line = lines[position.line] if position.line < len(lines) else ""
+    codec = {"utf-8": "utf-8", "utf-32": "utf-32-le"}.get(encoding, "utf-16-le")
+    width = {"utf-8": 1, "utf-32": 4}.get(encoding, 2)
+    encoded = line.encode(codec)[: position.character * width]
+    return start + len(encoded.decode(codec))
+
+
+def apply_text_edits(text: str, edits: list[t.TextEdit], encoding: str = "utf-16") -> str:
+    """``text`` with LSP ``edits`` applied as a client applies them (all at once)."""
+    spans = sorted(((_offset(text, e.range.start, encoding), _offset(text, e.range.end, encoding),
+                     e.new_text) for e in edits), reverse=True)
+    for start, end, new in spans:
+        text = text[:start] + new + text[end:]
+    return text
+
+
+def server_config(command: list[str], env: dict[str, str] | None = None) -> ClientServerConfig:
+    environ = {k: v for k, v in os.environ.items()
+               if k not in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")}
+    return ClientServerConfig(server_command=command, client_factory=make_client,
+                              server_env={**environ, **(env or {})})
+
+
+async def start(client: Client, profile: str, init_options: Any = None,
+                root: pathlib.Path | None = None, locale: str | None = None,
+                configuration: dict | None = None) -> t.InitializeResult:
+    """Initialise ``client`` as ``profile`` would; ``configuration`` is what it answers
+    to workspace/configuration for section ``gradguard``."""
+    if configuration is not None:
+        client.set_configuration(configuration, section="gradguard")
+    folders = [t.WorkspaceFolder(uri=root.as_uri(), name=root.name)] if root else None
+    return await asyncio.wait_for(client.initialize_session(t.InitializeParams(
+        capabilities=client_capabilities(profile),
+        client_info=t.ClientInfo(name=profile),
+        initialization_options=init_options,
+        locale=locale,
+        root_uri=root.as_uri() if root else None,
+        workspace_folders=folders)), TIMEOUT)
+
+
+def encoding_of(result: t.InitializeResult) -> str:
+    return result.capabilities.position_encoding or "utf-16"
