@@ -31,6 +31,7 @@ class Client(LanguageClient):
         self.published: list[t.PublishDiagnosticsParams] = []
         self.applied: list[t.ApplyWorkspaceEditParams] = []
         self.registrations: list[t.Registration] = []
+        self.registered = asyncio.Event()
         self._waiters: list[tuple[Callable[[t.PublishDiagnosticsParams], bool], asyncio.Future]] = []
 
     @property
@@ -81,6 +82,12 @@ class Client(LanguageClient):
             text_document=t.VersionedTextDocumentIdentifier(uri=uri, version=version),
             content_changes=list(changes)))
 
+    def save(self, uri: str) -> None:
+        self.text_document_did_save(t.DidSaveTextDocumentParams(t.TextDocumentIdentifier(uri)))
+
+    def configuration_changed(self) -> None:
+        self.workspace_did_change_configuration(t.DidChangeConfigurationParams(settings=None))
+
     def replace_all(self, uri: str, version: int, text: str) -> None:
         self.change(uri, version, t.TextDocumentContentChangeWholeDocument(text=text))
 
@@ -119,6 +126,7 @@ def _apply_edit(client: LanguageClient, params: t.ApplyWorkspaceEditParams
 
 def _register(client: LanguageClient, params: t.RegistrationParams) -> None:
     client.registrations.extend(params.registrations)
+    client.registered.set()
 
 
 def make_client() -> Client:

@@ -408,9 +408,10 @@ async def _pull_diagnostics(ls: GradGuardServer, params: t.DocumentDiagnosticPar
         if state is None or doc is None:
             return t.RelatedFullDocumentDiagnosticReport(items=[])
         snapshot = ls.current(uri)
-        if snapshot is not None:
-            break
-        if state.task is None or state.task.done():
+        idle = state.task is None or state.task.done()
+        if snapshot is not None and (snapshot.analysed or idle):
+            break  # a carried-over snapshot counts unless an analysis is on its way (save)
+        if idle:
             ls.schedule(uri, 0)
         await state.changed.wait()
     if params.previous_result_id == snapshot.result_id:
