@@ -20,9 +20,9 @@ _SPEC.loader.exec_module(tool)
 
 SHIPPED = ("en", "zh_CN")
 
-# A real message (server/gradguard/explain.py) and its exact renderings.
-RENDER_MSGID, RENDER_ARGS = "line {line}", {"line": 12}
-RENDER_EN, RENDER_ZH = "line 12", "第 12 行"
+# A real message (the related location "graph built here" of GG101-GG103) and its renderings.
+RENDER_MSGID, RENDER_ARGS = "graph of `{graph}` built here", {"graph": "fake"}
+RENDER_EN, RENDER_ZH = "graph of `fake` built here", "`fake` 的计算图在这里构建"
 
 
 @pytest.mark.parametrize("tag, canonical", [
