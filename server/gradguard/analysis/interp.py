@@ -283,9 +283,11 @@ class Interpreter:
             pass
 
     # ------------------------------------------------------------------ helpers
-    def _strip(self, v: Val) -> Val:
+    @staticmethod
+    def _strip(v: Val) -> Val:
+        """The value without its graph: what a later root may assume about it."""
         if v.kind in ("tensor", "unknown", "tuple", "container", "dist"):
-            return Val(v.kind if v.kind != "tensor" else "tensor", ref=v.ref)
+            return Val(v.kind, ref=v.ref)
         return Val(v.kind, EMPTY, v.leaf, v.ref)
 
     @property
@@ -1177,9 +1179,7 @@ class Interpreter:
         if name in T.FACTORIES:
             rg = kw.get("requires_grad")
             leaf = rg is not None and _true(rg[1]) is True and not self.no_grad
-            if name.endswith("_like") or name in ("one_hot", "argmax", "argmin", "argsort"):
-                return Val("tensor", leaf=leaf)
-            return Val("tensor", leaf=leaf)
+            return Val("tensor", leaf=leaf, store=self.fresh_store())
         if parts[1:2] == ["nn"] and len(parts) >= 3 and parts[2] == "utils":
             return UNKNOWN
         if name.endswith("_") and len(parts) >= 3 and parts[2] == "init":

@@ -13,17 +13,17 @@ from __future__ import annotations
 # detach() / detach_() return a tensor with requires_grad=False; item(), tolist() and
 # numpy() leave tensor land; integer/bool results cannot require grad.
 CUT_METHODS = frozenset({
-    "detach", "item", "tolist", "numpy", "cpu_numpy", "size", "dim", "numel", "nelement",
+    "detach", "item", "tolist", "numpy", "size", "dim", "numel", "nelement",
     "argmax", "argmin", "argsort", "long", "int", "bool", "short", "byte", "char",
     "nonzero", "sign", "eq", "ne", "lt", "le", "gt", "ge", "isnan", "isinf", "isfinite",
     "any", "all", "data_ptr", "stride", "element_size", "sample", "multinomial", "bernoulli",
     "state_dict", "parameters", "named_parameters", "zero_grad", "train", "eval",
-    "register_hook", "get_device", "is_contiguous", "type", "__len__", "count_nonzero",
+    "register_hook", "get_device", "is_contiguous", "count_nonzero",
 })
 
 # Attribute reads that cut the graph (``t.data`` is the tensor without history).
 CUT_ATTRIBUTES = frozenset({"data", "shape", "dtype", "device", "grad", "requires_grad",
-                            "is_leaf", "ndim", "grad_fn", "T_no_grad"})
+                            "is_leaf", "ndim", "grad_fn"})
 
 # Builtins whose result is a Python scalar or container of scalars.
 CUT_BUILTINS = frozenset({"float", "int", "bool", "len", "str", "repr", "print", "round",
@@ -36,7 +36,7 @@ FACTORIES = frozenset({
     "ones_like", "empty_like", "full_like", "rand_like", "randn_like", "randint_like",
     "normal", "bernoulli", "multinomial", "manual_seed", "tril_indices", "triu_indices",
     "one_hot", "no_grad", "inference_mode", "enable_grad", "set_grad_enabled", "device",
-    "Generator", "is_tensor", "numel", "argmax", "argmin", "argsort", "randn_like",
+    "Generator", "is_tensor", "numel", "argmax", "argmin", "argsort",
 })
 
 # Operations that save no tensor for backward (their grad_fn needs only shapes or
