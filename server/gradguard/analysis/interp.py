@@ -1242,6 +1242,14 @@ class Interpreter:
                 return self.apply(call, b.val, pos, kw, func)
         pos, kw = self._args(call)
         vals = [v for v, _ in pos] + [v for v, _ in kw.values()]
+        if recv.kind == "unknown" and not recv.grad and attr in T.MODULE_METHODS:
+            # only an nn.Module has .parameters(), .zero_grad(), .train(), ...: a model
+            # built elsewhere (an import, a factory) is a model from here on
+            key = self.key_of(func.value)
+            if key is not None:
+                recv = Val("module", ref=("ext", key))
+                self.state.env[key] = Binding(recv, self.state.env[key].stmt
+                                              if key in self.state.env else self.frame.stmt)
         if attr in T.BACKWARD_METHODS:
             if attr == "backward" and (recv.kind == "tensor" or recv.grad or not pos):
                 self.backward(call, recv, func.value, "tensor.backward", pos, kw)

@@ -95,6 +95,11 @@ RETAIN_POSITION = {"tensor.backward": (1, 2), "autograd.backward": (2, 3),
 # Context managers and decorators under which no graph is recorded.
 NO_GRAD_CONTEXTS = frozenset({"no_grad", "inference_mode"})
 
+# Methods only an nn.Module has: a value they are called on is a model.
+MODULE_METHODS = frozenset({"parameters", "named_parameters", "zero_grad", "state_dict",
+                            "load_state_dict", "modules", "named_modules", "children",
+                            "train", "eval", "apply", "register_buffer"})
+
 # Base classes that make a class an nn.Module (a call runs forward and builds a graph).
 MODULE_BASES = frozenset({"Module", "LightningModule", "Sequential", "ModuleList",
                           "ModuleDict"})
