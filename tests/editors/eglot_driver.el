@@ -1,6 +1,6 @@
 ;;; eglot_driver.el --- headless Emacs + eglot driver for tests/editors  -*- lexical-binding: t -*-
 ;;
-;;   GG_OUT=out.json [GG_WATCHDOG_MS=90000] timeout 120 \
+;;   GG_OUT=out.json [GG_LOCALE=zh-CN] [GG_WATCHDOG_MS=90000] timeout 120 \
 ;;     emacs --batch -q -l recipe.el -l eglot_driver.el FILE.py
 ;;
 ;; The recipe (the Emacs Lisp block of docs/editors.md, unchanged) registers GradGuard
@@ -145,6 +145,14 @@
   (gg-step "stopped")
   (set-buffer-modified-p nil)
   (gg-finish 0))
+
+;; GG_LOCALE: the docs' variant of the recipe, `:initializationOptions (:locale LOCALE)'
+;; after the program (runs after the recipe's own `with-eval-after-load').
+(let ((locale (getenv "GG_LOCALE")))
+  (when (and locale (not (string-empty-p locale)))
+    (with-eval-after-load 'eglot
+      (let ((entry (assoc '(python-mode python-ts-mode) eglot-server-programs)))
+        (setcdr entry (append (cdr entry) `(:initializationOptions (:locale ,locale))))))))
 
 (let ((file (car command-line-args-left))
       (watchdog (/ (string-to-number (or (getenv "GG_WATCHDOG_MS") "90000")) 1000.0)))

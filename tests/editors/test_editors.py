@@ -294,9 +294,10 @@ def test_diagnostic_hover_and_preferred_fix_in_english(editor: Editor, case: Cas
     check_run(editor, case, result, "en")
 
 
-def test_neovim_explains_in_chinese_with_locale_initialization_option(tmp_path: Path):
-    result, _ = run_editor(NVIM, CHAR_RNN, tmp_path, locale="zh-CN")
-    check_run(NVIM, CHAR_RNN, result, "zh-CN")
+@pytest.mark.parametrize("editor", [pytest.param(e, id=e.name) for e in (NVIM, EMACS)])
+def test_explains_in_chinese_with_locale_initialization_option(editor: Editor, tmp_path: Path):
+    result, _ = run_editor(editor, CHAR_RNN, tmp_path, locale="zh-CN")
+    check_run(editor, CHAR_RNN, result, "zh-CN")
 
 
 @pytest.mark.parametrize("name", ["neovim-0.8", "neovim-0.11"])
