@@ -1,0 +1,147 @@
+#!/usr/bin/env python3
+"""As-you-type latency of ``gradguard lsp``: didChange -> matching publishDiagnostics.
+Not a test.
+
+    python bench/lsp_latency.py                   # 500- and 5,000-line files, 50 edits each
+    python bench/lsp_latency.py --lines 500 --edits 20 --debounce 150
+
+For each size, a training file is generated reproducibly from ``examples/*.py``: copy
+after copy, each copy's top-level functions and classes renamed with a suffix (so the
+file reads like one long training module with many models and loops, every hazard of
+the examples included) until it holds at least the asked-for lines. The real server is
+started over stdio (``python -m gradguard.lsp``), as VS Code would start it, the file is
+opened, and then ``--edits`` one-line edits in the middle of the file are sent one at a
+time; each is timed from sending the ``didChange`` to receiving the
+``publishDiagnostics`` of that version. The debounce is set to ``--debounce`` ms
+(default 0, so the table shows the analysis, not the wait). Printed beside each row:
+one ``libcst.parse_module`` of the same file (median of 3, measured in this process in
+the same run) and the ratio of the two, the figure issue 7 sets targets for.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import re
+import statistics
+import sys
+import time
+from pathlib import Path
+
+from lsprotocol import types as t
+from pygls.lsp.client import LanguageClient
+
+ROOT = Path(__file__).resolve().parent.parent
+_TOP_LEVEL = re.compile(r"^(def|class) (\w+)", re.M)
+
+
+def training_file(min_lines: int) -> str:
+    """A Python training module of at least ``min_lines`` lines made of renamed copies of
+    the examples (see the module docstring); the same text on every run."""
+    sources = [p.read_text() for p in sorted((ROOT / "examples").glob("*.py"))]
+    if not sources:
+        sys.exit("lsp_latency: no examples/*.py to build a training file from")
+    parts, lines, copy = [], 0, 0
+    while lines < min_lines:
+        for text in sources:
+            body = text.split('\nif __name__ == "__main__":')[0]
+            names = _TOP_LEVEL.findall(body)
+            for _, name in names:
+                body = re.sub(rf"\b{name}\b", f"{name}_{copy}", body)
+            parts.append(body.rstrip() + "\n\n\n")
+            lines += parts[-1].count("\n")
+            copy += 1
+            if lines >= min_lines:
+                break
+    return "".join(parts)
+
+
+def parse_ms(text: str) -> float:
+    """Median wall-clock milliseconds of three ``libcst.parse_module(text)``."""
+    import libcst
+
+    times = []
+    for _ in range(3):
+        start = time.perf_counter()
+        libcst.parse_module(text)
+        times.append((time.perf_counter() - start) * 1000)
+    return statistics.median(times)
+
+
+async def edit_latencies(text: str, edits: int, debounce_ms: int) -> tuple[list[float], int]:
+    """Milliseconds from each didChange to its publishDiagnostics, and the number of
+    diagnostics of the last version."""
+    client = LanguageClient("gradguard-bench", "1")
+    waiting: dict[int, asyncio.Future] = {}
+    last: list[int] = [0]
+
+    @client.feature(t.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+    def published(params: t.PublishDiagnosticsParams) -> None:
+        future = waiting.pop(params.version, None)
+        last[0] = len(params.diagnostics)
+        if future is not None and not future.done():
+            future.set_result(time.perf_counter())
+
+    await client.start_io(sys.executable, "-m", "gradguard.lsp")
+    await client.initialize_async(t.InitializeParams(
+        capabilities=t.ClientCapabilities(), initialization_options={"debounceMs": debounce_ms}))
+    client.initialized(t.InitializedParams())
+    uri = "file:///tmp/gradguard-bench/train.py"
+    loop = asyncio.get_running_loop()
+    waiting[1] = loop.create_future()
+    client.text_document_did_open(t.DidOpenTextDocumentParams(t.TextDocumentItem(
+        uri=uri, language_id="python", version=1, text=text)))
+    await asyncio.wait_for(waiting[1], 600)
+    lines = text.splitlines()
+    middle = len(lines) // 2
+    while not lines[middle].strip() or lines[middle].rstrip().endswith(("\\", ",", "(")):
+        middle += 1  # a line that can take a trailing comment
+    column = len(lines[middle])
+    latencies = []
+    for version in range(2, edits + 2):
+        waiting[version] = loop.create_future()
+        start = time.perf_counter()
+        # one keystroke-sized edit: the end of the middle line gets a comment (or loses it)
+        new = f"  # edit {version}" if version % 2 == 0 else ""
+        old_end = column if version == 2 else column + len(f"  # edit {version - 1}")
+        client.text_document_did_change(t.DidChangeTextDocumentParams(
+            text_document=t.VersionedTextDocumentIdentifier(uri=uri, version=version),
+            content_changes=[t.TextDocumentContentChangePartial(
+                range=t.Range(t.Position(middle, column), t.Position(middle, old_end)),
+                text=new)]))
+        latencies.append((await asyncio.wait_for(waiting[version], 600) - start) * 1000)
+    await client.shutdown_async(None)
+    client.exit(None)
+    await client.stop()
+    return latencies, last[0]
+
+
+def percentile(values: list[float], p: float) -> float:
+    """The ``p``-th percentile (0-100) of ``values``, nearest-rank."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(p / 100 * len(ordered)) - 1))]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--lines", type=int, nargs="+", default=[500, 5000],
+                    help="sizes of the generated files (default: 500 5000)")
+    ap.add_argument("--edits", type=int, default=50, help="one-line edits per file (default 50)")
+    ap.add_argument("--debounce", type=int, default=0, help="debounceMs for the server (default 0)")
+    a = ap.parse_args()
+    print(f"didChange -> publishDiagnostics, {a.edits} one-line edits, debounceMs={a.debounce}")
+    header = (f"{'lines':>6} {'findings':>8} {'p50 ms':>8} {'p95 ms':>8} "
+              f"{'libcst parse ms':>15} {'p50/parse':>9} {'p95/parse':>9}")
+    print(header)
+    print("-" * len(header))
+    for size in a.lines:
+        text = training_file(size)
+        latencies, findings = asyncio.run(edit_latencies(text, a.edits, a.debounce))
+        parse = parse_ms(text)
+        p50, p95 = percentile(latencies, 50), percentile(latencies, 95)
+        print(f"{text.count(chr(10)):>6} {findings:>8} {p50:>8.1f} {p95:>8.1f} {parse:>15.1f} "
+              f"{p50 / parse:>9.2f} {p95 / parse:>9.2f}")
+
+
+if __name__ == "__main__":
+    main()
