@@ -68,6 +68,11 @@ def test_suppression_comment_shows_the_rule_under_the_cursor():
     assert both == explain.explain_rule("GG101", "en") + "\n\n---\n\n" + \
         explain.explain_rule("GG102", "en")
     assert explain.explain_token(SOURCE, Pos(8, 48), "en") == explain.explain_rule("GG103", "en")
+    # a rule name works like its code; codes of other tools are not GradGuard's to explain
+    foreign = "x = 1  # noqa: E501, backward-through-freed-graph\n"
+    assert explain.explain_token(foreign, Pos(1, 16), "en") == explain.explain_rule("GG101", "en")
+    assert explain.explain_token(foreign, Pos(1, 30), "en") == explain.explain_rule("GG101", "en")
+    assert explain.explain_token("x = 1  # noqa\n", Pos(1, 10), "en") is None
 
 
 def test_explain_rule():

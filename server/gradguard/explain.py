@@ -26,6 +26,7 @@ from typing import Sequence
 from gradguard import i18n
 from gradguard.analysis.model import Finding, Pos
 from gradguard.rules import N_, Rule, rule_for
+from gradguard.suppression import suppressions
 
 # What happens when the program runs, by rule family (the code's hundreds digit).
 _AT_RUN_TIME = {
@@ -114,11 +115,6 @@ _CONTEXTS = (
     ((".",), "item", "("),
 )
 
-_SUPPRESSION = re.compile(
-    r"#\s*(?:noqa\s*:\s*(?P<noqa>[\w\s,-]+)|gradguard\s*:\s*ignore\s*\[(?P<ignore>[^\]]*)\])",
-    re.IGNORECASE)
-
-
 def _tr(locale: str | None):
     return i18n.translator(locale).gettext
 
@@ -194,19 +190,18 @@ def _token_explanation(tokens: list[tokenize.TokenInfo], index: int) -> str | No
     return None
 
 
-def explain_suppression(comment: str, column: int, locale: str | None) -> str | None:
-    """The documentation of the rule named in a suppression comment at ``column``
-    (0-based, within ``comment``), or of every rule it names when the cursor is not on
-    one; ``None`` when ``comment`` is not a suppression comment."""
-    match = _SUPPRESSION.search(comment)
-    if match is None:
+def explain_suppression(line: str, column: int, locale: str | None) -> str | None:
+    """The documentation of the rule that the suppression comment on ``line`` names at
+    ``column`` (0-based), or of every GradGuard rule it names when the cursor is on
+    another word; ``None`` when the line has no suppression comment naming a rule. The
+    comment grammar is :mod:`gradguard.suppression`'s."""
+    named = suppressions(line).get(1)
+    if not named:
         return None
-    group = "noqa" if match.group("noqa") is not None else "ignore"
-    codes = [(m.start() + match.start(group), m.group())
-             for m in re.finditer(r"[\w-]+", match.group(group))]
-    chosen = [code for start, code in codes if start <= column <= start + len(code)]
-    docs = [d for code in (chosen or [c for _, c in codes])
-            if (d := explain_rule(code, locale)) is not None]
+    under = next((rule_for(m.group()) for m in re.finditer(r"[\w-]+", line)
+                  if m.start() <= column <= m.end()), None)
+    codes = [under.code] if under is not None and under.code in named else sorted(named)
+    docs = [d for code in codes if (d := explain_rule(code, locale)) is not None]
     return "\n\n---\n\n".join(docs) or None
 
 
@@ -221,7 +216,7 @@ def explain_token(text: str, pos: Pos, locale: str | None) -> str | None:
         if not tok.start[1] <= pos.column <= tok.end[1] or tok.start[0] != 1:
             continue
         if tok.type == tokenize.COMMENT:
-            return explain_suppression(tok.string, pos.column - tok.start[1], locale)
+            return explain_suppression(lines[pos.line - 1], pos.column, locale)
         if tok.type == tokenize.NAME and (found := _token_explanation(tokens, index)):
             return _tr(locale)(found)
     return None
