@@ -8,9 +8,10 @@
 -- it (vim.lsp.buf.hover, text read from the floating window), applies the preferred
 -- quick fix through vim.lsp.buf.code_action (vim.ui.select answered with the action
 -- marked isPreferred), waits for the diagnostic to clear, undoes the fix and waits for it
--- to come back, stops the client and waits for the server to exit. Everything it saw goes to GG_OUT as JSON; the test
--- asserts on it. A Lua error in a callback hangs headless Neovim, so every step runs
--- under xpcall and a watchdog writes what was gathered and quits.
+-- to come back, stops the client and waits for the server to exit. Everything it saw goes
+-- to GG_OUT as JSON; the test asserts on it. A Lua error in a callback hangs headless
+-- Neovim, so every step runs under xpcall and a watchdog writes what was gathered and
+-- quits.
 local uv = vim.loop
 local t0 = uv.hrtime()
 local result = { steps = {}, ms = {} }
@@ -116,6 +117,16 @@ local function buffer_text(buf)
   return table.concat(vim.api.nvim_buf_get_lines(buf, 0, -1, false), "\n") .. "\n"
 end
 
+-- ``fn`` with its errors written to the result (an error in a callback hangs headless Neovim)
+local function guarded(fn)
+  return function(...)
+    local ok, err = xpcall(fn, debug.traceback, ...)
+    if not ok then
+      fail(tostring(err))
+    end
+  end
+end
+
 local function run()
   local buf = vim.api.nvim_get_current_buf()
   step("started")
@@ -143,11 +154,11 @@ local function run()
   vim.api.nvim_win_set_cursor(0, { first.line, first.col })
   local original = buffer_text(buf)
   local tick = vim.api.nvim_buf_get_changedtick(buf)
-  vim.ui.select = function(items, opts, on_choice)
+  vim.ui.select = guarded(function(items, _, on_choice)
     result.actions = {}
     local chosen
     for i, item in ipairs(items) do
-      local action = item[2] or item.action or item -- 0.7: {client_id, action}; later: {ctx=..., action=...}
+      local action = item[2] or item.action -- 0.7: {client_id, action}; 0.8+: {ctx=..., action=...}
       table.insert(result.actions, { title = action.title, kind = action.kind, preferred = action.isPreferred == true })
       if action.isPreferred and not chosen then
         chosen = i
@@ -158,7 +169,7 @@ local function run()
     end
     result.applied = result.actions[chosen].title
     on_choice(items[chosen], chosen)
-  end
+  end)
   vim.lsp.buf.code_action()
   wait_for("the fix to change the buffer", 30000, function()
     return vim.api.nvim_buf_get_changedtick(buf) ~= tick
@@ -179,15 +190,6 @@ local function run()
   wait_for("the server to exit", 30000, function() return result.server_exit ~= nil end)
   step("stopped")
   finish(0)
-end
-
-local function guarded(fn)
-  return function()
-    local ok, err = xpcall(fn, debug.traceback)
-    if not ok then
-      fail(tostring(err))
-    end
-  end
 end
 
 local recipe = assert(os.getenv("GG_RECIPE"), "GG_RECIPE is not set")
