@@ -286,7 +286,11 @@ def main(argv: list[str]) -> int:
         for path in extract():
             print(f"wrote {path.relative_to(ROOT)}")
     elif command == "init" and len(args) == 1:
-        print(f"wrote {init(args[0]).relative_to(ROOT)}")
+        try:
+            print(f"wrote {init(args[0]).relative_to(ROOT)}")
+        except FileExistsError as error:
+            print(f"error: {error}", file=sys.stderr)
+            return 1
     elif command == "compile" and not args:
         for path in compile_catalogs():
             print(f"wrote {path.relative_to(ROOT)}")
