@@ -50,7 +50,7 @@ test("activation: Python files and notebooks", () => {
 });
 
 test("the README's settings table lists every setting with its default", () => {
-  const readme = fs.readFileSync(path.join(ROOT, "client/README.md"), "utf8");
+  const readme = fs.readFileSync(path.join(ROOT, "README.md"), "utf8");
   for (const [key, prop] of Object.entries<{ default: unknown }>(manifest.contributes.configuration.properties)) {
     assert.ok(readme.includes(`| \`${key}\` | \`${JSON.stringify(prop.default)}\` |`), key);
   }
