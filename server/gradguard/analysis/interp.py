@@ -1480,13 +1480,6 @@ class Interpreter:
 
     def _report(self, call, root_node, hit, val_segs) -> None:
         call, root_node, site = self._site(call, root_node)
-        for fr in reversed(self.frames[1:]):
-            if not (isinstance(root_node, cst.Name) and root_node.value in fr.arg_nodes
-                    and fr.call is not None and (fr.id, root_node.value) in self.state.env
-                    and self.state.env[(fr.id, root_node.value)].stmt is None):
-                break
-            call, root_node = fr.call, fr.arg_nodes[root_node.value]
-            site -= 1
         cur = self.stamp()
         frees = tuple(self.state.freed[s] for s in hit)
         kind, loop = "same", None
@@ -1577,19 +1570,21 @@ class Interpreter:
                 del self.state.env[k]
         return result
 
+    @staticmethod
+    def _instance(info: ClassInfo, ref: tuple) -> Val:
+        """An instance of a class of this file: a model, an optimizer or a plain object."""
+        kind = "module" if info.is_module else ("optimizer" if info.is_optimizer else "object")
+        return Val(kind, ref=ref)
+
     def _construct(self, call, info: ClassInfo, pos, kw) -> Val:
-        obj = Val("module" if info.is_module else
-                  ("optimizer" if info.is_optimizer else "object"),
-                  ref=("obj", id(call), info.node.name.value))
+        obj = self._instance(info, ("obj", id(call), info.node.name.value))
         init = self._method(info, "__init__")
         if init is not None:
             self.call_ref(call, FuncRef(init, "G", info), pos, kw, obj)
         return obj
 
     def _instantiate(self, info: ClassInfo, func, run_init: bool) -> Val:
-        obj = Val("module" if info.is_module else
-                  ("optimizer" if info.is_optimizer else "object"),
-                  ref=("self", info.node.name.value))
+        obj = self._instance(info, ("self", info.node.name.value))
         init = self._method(info, "__init__")
         if run_init and init is not None:
             saved = self.state.freed

@@ -105,6 +105,13 @@ def retain_fix(h: Hazard, src: Source, preferred: bool) -> Fix | None:
                "safe" if preferred else "unsafe")
 
 
+def one_line_assignment(stmt) -> bool:
+    """Whether ``stmt`` is a line holding a single ``targets = value`` assignment (what a
+    fix can copy, move or re-run as a whole)."""
+    return isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 and \
+        isinstance(stmt.body[0], cst.Assign)
+
+
 def reads_freed(expr: cst.CSTNode, h: Hazard, interp: Interpreter, frame_id: str) -> bool:
     """Whether recomputing ``expr`` now would read a value whose graph is freed."""
     for name in m.findall(expr, m.Name()):

@@ -156,8 +156,7 @@ def _recompute(h: Hazard, interp: Interpreter, src: Source) -> Fix | None:
     frame_id = h.frames[-1][0]
     binding = h.env.get((frame_id, h.root.value)) or h.env.get(("G", h.root.value))
     stmt = binding.stmt if binding is not None else None
-    if not (isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 and
-            isinstance(stmt.body[0], cst.Assign)):
+    if not C.one_line_assignment(stmt):
         return None
     if C.reads_freed(stmt.body[0].value, h, interp, frame_id):
         return None

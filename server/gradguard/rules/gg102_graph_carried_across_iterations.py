@@ -134,14 +134,22 @@ def _read_first(name: str, loop: cst.CSTNode, src: Source) -> bool:
     return bool(events) and events[0][1] == "read"
 
 
+def detach_lines(carried) -> list[str] | None:
+    """The statements that detach each carried ``(name, value)`` (a tuple element-wise),
+    or None when one of them is a container or object ``.detach()`` cannot cut."""
+    if any(val.kind in ("container", "object") for _, val in carried):
+        return None
+    return [f"{name} = tuple(t.detach() for t in {name})" if val.elts is not None
+            else f"{name} = {name}.detach()" for name, val in carried]
+
+
 def _detach_fix(h: Hazard, src: Source, carried) -> Fix | None:
     """Detach every carried variable right after the backward that freed the graph."""
     free = h.frees[0]
     after = next((stmt for fid, stmt in free.stmts if fid == h.loop.frame), None)
-    if after is None or any(val.kind in ("container", "object") for _, val in carried):
+    lines = detach_lines(carried)
+    if after is None or lines is None:
         return None
-    lines = [f"{name} = tuple(t.detach() for t in {name})" if val.elts is not None
-             else f"{name} = {name}.detach()" for name, val in carried]
     names = ", ".join(name for name, _ in carried)
     return Fix(Message(N_("Detach `{name}` after the backward on line {line}, so the next "
                           "iteration starts a new graph"),

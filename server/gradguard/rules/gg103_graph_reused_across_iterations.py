@@ -100,8 +100,7 @@ def _recompute_in_loop(h: Hazard, interp: Interpreter, src: Source) -> Fix | Non
         if key[0] not in (loop.frame, "G") or not (b.val.segs & hit):
             continue
         stmt = b.stmt
-        if not (isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 and
-                isinstance(stmt.body[0], cst.Assign)):
+        if not C.one_line_assignment(stmt):
             continue
         if src.span(stmt).start >= lspan.start:
             continue

@@ -17,6 +17,7 @@ from gradguard.analysis.interp import InplaceHazard, Interpreter
 from gradguard.analysis.model import Finding, Fix, Message, Related
 from gradguard.analysis.source import Source
 from gradguard.rules import N_, Rule
+from gradguard.rules import common as C
 
 RULE = Rule(
     code="GG201",
@@ -119,8 +120,7 @@ def recompute_after_update(h: InplaceHazard, src: Source) -> Fix | None:
             if b is None or stale not in b.val.segs:
                 continue
             stmt = b.stmt
-            if not (isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 and
-                    isinstance(stmt.body[0], cst.Assign)) or src.span(stmt).start >= here_start:
+            if not C.one_line_assignment(stmt) or src.span(stmt).start >= here_start:
                 return None
             if stmt not in chain:
                 chain.append(stmt)

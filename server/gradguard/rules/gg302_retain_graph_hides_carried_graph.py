@@ -11,7 +11,7 @@ from gradguard.analysis.model import Edit, Finding, Fix, Message
 from gradguard.analysis.source import Source
 from gradguard.rules import N_, Rule
 from gradguard.rules import common as C
-from gradguard.rules.gg102_graph_carried_across_iterations import carried_variables
+from gradguard.rules.gg102_graph_carried_across_iterations import carried_variables, detach_lines
 
 RULE = Rule(
     code="GG302",
@@ -80,10 +80,8 @@ def build(h: Hazard, interp: Interpreter, src: Source) -> Finding:
     arg = next((a for a in call.args if a.keyword is not None
                 and a.keyword.value == "retain_graph"), None)
     stmt = h.frames[-1][1]
-    if carried and arg is not None and stmt is not None and \
-            not any(v.kind in ("container", "object") for _, v in carried):
-        lines = [f"{n} = tuple(t.detach() for t in {n})" if v.elts is not None
-                 else f"{n} = {n}.detach()" for n, v in carried]
+    lines = detach_lines(carried) if carried else None
+    if lines and arg is not None and stmt is not None:
         args = list(call.args)
         i = args.index(arg)
         if len(args) == 1:
