@@ -190,3 +190,17 @@ async def test_explain_command_and_fix_all_command(fake: Client):
     [params] = fake.applied
     assert params.label == "Fix all GradGuard problems"
     assert text_edits(params.edit, URI) == [t.TextEdit(rng(2, 5, 2, 9), "safe")]
+
+
+async def test_no_suppress_action_where_a_comment_cannot_go(fake: Client):
+    # the finding starts on a line that ends inside a multi-line string
+    text = 'x = 1\ny = f(loss.boom(), """\n""")\n'
+    fake.open(URI, text)
+    [d] = await fake.diagnostics_of(URI, 1)
+    actions = await fake.actions(URI, d.range, [d])
+    suppress = [a for a in actions if a.title.startswith("Suppress")]
+    if suppress:  # a lazy client is offered it, and resolving it gives no edit
+        assert await fake.resolved_edit(suppress[0]) is None
+    else:
+        assert [a.title for a in actions] == [
+            "Call safe() instead", "Retain the graph (slow)", "Fix all GradGuard problems"]

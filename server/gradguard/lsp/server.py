@@ -474,13 +474,14 @@ def _code_actions(ls: GradGuardServer, params: t.CodeActionParams) -> list[t.Cod
                                     kind=FIX_ALL_KIND, data={**base, "fixAll": True}))
     if "edit" not in (ls.capability("text_document.code_action.resolve_support.properties")
                       or []):
-        actions = [_resolve(ls, action) for action in actions]
+        actions = [a for a in (_resolve(ls, action) for action in actions) if a.edit]
     return actions
 
 
 def _resolve(ls: GradGuardServer, action: t.CodeAction) -> t.CodeAction:
     """Fill in ``action.edit`` from ``action.data``; left without an edit when the
-    document changed since the action was offered (its edits would misplace text)."""
+    document changed since the action was offered (its edits would misplace text) or
+    when there is nothing to do (no ``# noqa`` can go on a line inside a string)."""
     data = action.data if isinstance(action.data, dict) else {}
     uri, version = data.get("uri"), data.get("version")
     snapshot = ls.current(uri) if isinstance(uri, str) else None
@@ -493,7 +494,8 @@ def _resolve(ls: GradGuardServer, action: t.CodeAction) -> t.CodeAction:
                                      data["suppress"]["line"])
     else:
         edits = ls.fix_all_edits(snapshot)
-    action.edit = ls.workspace_edit(uri, version, edits)
+    if edits:
+        action.edit = ls.workspace_edit(uri, version, edits)
     return action
 
 
