@@ -185,6 +185,10 @@ class GradGuardServer(LanguageServer):
         await self.load_settings()
         self.reanalyse_all()
         if self.pull and self.capability("workspace.diagnostics.refresh_support", False):
+            # ask for a refresh once the new results exist, so the pull that follows
+            # gets them rather than an "unchanged" report
+            tasks = [s.task for s in self.documents.values() if s.task is not None]
+            await asyncio.gather(*tasks, return_exceptions=True)
             self.workspace_diagnostic_refresh(None)
 
     # ----------------------------------------------------------------- analysis
@@ -245,7 +249,9 @@ class GradGuardServer(LanguageServer):
         snapshot = dataclasses.replace(snapshot, diagnostics=diagnostics,
                                        result_id=f"{snapshot.version}.{next(self._result_ids)}")
         state.mark_published(snapshot)
-        if not self.pull:
+        # VS Code's language client pulls only for documents in text editors: notebook
+        # cells get their diagnostics pushed even from a pull server
+        if not self.pull or state.uri.startswith("vscode-notebook-cell:"):
             self.text_document_publish_diagnostics(t.PublishDiagnosticsParams(
                 uri=state.uri, version=snapshot.version, diagnostics=list(diagnostics)))
 
