@@ -241,5 +241,16 @@ export async function run(): Promise<void> {
     assert.deepStrictEqual([found.range.start.line, found.range.start.character], [4, 0]);
     await vscode.commands.executeCommand("workbench.action.revertAndCloseActiveEditor");
   });
+
+  await step("gradguard.severity changes the diagnostic's severity without an edit", async () => {
+    await vscode.window.showTextDocument(doc);
+    await setSetting("severity", { GG102: "warning" });
+    await waitFor("the GG102 diagnostic as a warning", () => gradguardDiagnostics(doc.uri).find(
+      (d) => codeOf(d) === "GG102" && d.severity === vscode.DiagnosticSeverity.Warning), 60000);
+    await setSetting("severity", undefined);
+    await waitFor("the GG102 diagnostic as an error again", () => gradguardDiagnostics(doc.uri).find(
+      (d) => codeOf(d) === "GG102" && d.severity === vscode.DiagnosticSeverity.Error), 60000);
+  });
+
   log(`all steps passed in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
 }
