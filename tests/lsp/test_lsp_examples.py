@@ -3,6 +3,7 @@ actions, applied fixes, hover in English and Chinese, locale negotiation, broken
 
 from __future__ import annotations
 
+import asyncio
 import pathlib
 
 import pytest
@@ -158,3 +159,16 @@ async def test_server_lang_is_the_last_resort(real_zh_env: Client):
     real_zh_env.open(URI, DCGAN)
     [d] = await real_zh_env.diagnostics_of(URI, 1)
     assert d.message.startswith("对 `errG` 做反向传播时")
+
+
+async def test_notebook_cell_gets_pushed_diagnostics(real: Client):
+    # VS Code's client pulls only for documents in text editors: a notebook cell's
+    # diagnostics are pushed, whatever the client's pull support
+    cell = "vscode-notebook-cell:/work/train.ipynb#W0sZmlsZQ%3D%3D"
+    text = ("import torch\nw = torch.ones(3, requires_grad=True)\nloss = (w * w).sum()\n"
+            "loss.backward()\nloss.backward()\n")
+    published = real.next_publish(cell, 1)
+    real.open(cell, text)
+    params = await asyncio.wait_for(published, 120)
+    assert [(d.code, d.range.start.line, d.range.start.character) for d in params.diagnostics] \
+        == [("GG101", 4, 0)]

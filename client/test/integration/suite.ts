@@ -252,5 +252,18 @@ export async function run(): Promise<void> {
       (d) => codeOf(d) === "GG102" && d.severity === vscode.DiagnosticSeverity.Error), 60000);
   });
 
+  await step("a notebook's Python cell gets diagnostics", async () => {
+    const source = ["import torch", "w = torch.ones(3, requires_grad=True)", "loss = (w * w).sum()",
+      "loss.backward()", "loss.backward()"].join("\n");
+    const cell = new vscode.NotebookCellData(vscode.NotebookCellKind.Code, source, "python");
+    const notebook = await vscode.workspace.openNotebookDocument("jupyter-notebook", new vscode.NotebookData([cell]));
+    await vscode.window.showNotebookDocument(notebook);
+    const uri = notebook.cellAt(0).document.uri;
+    const found = await waitFor("a GG101 diagnostic in the notebook cell", () =>
+      gradguardDiagnostics(uri).find((d) => codeOf(d) === "GG101"));
+    log(`${uri.toString()}: ${codeOf(found)}@${found.range.start.line}:${found.range.start.character}`);
+    assert.deepStrictEqual([found.range.start.line, found.range.start.character], [4, 0]);
+    await vscode.commands.executeCommand("workbench.action.revertAndCloseActiveEditor");
+  });
   log(`all steps passed in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
 }

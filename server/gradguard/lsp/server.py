@@ -17,6 +17,7 @@ import itertools
 import logging
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Callable, Iterable, Sequence
+from urllib.parse import unquote
 
 from lsprotocol import types as t
 from pygls.capabilities import get_capability
@@ -100,6 +101,11 @@ class GradGuardServer(LanguageServer):
         except config.ConfigError as error:
             self.show_problems([error.message], key=f"project:{path}")
             return config.Settings()
+
+    def open_document(self, uri: str):
+        """The open document ``uri`` (pygls keys documents by the percent-decoded URI, as
+        in VS Code's notebook cells ``vscode-notebook-cell:...#W0sZmlsZQ%3D%3D``), or None."""
+        return self.workspace.text_documents.get(unquote(uri))
 
     def config_for(self, uri: str) -> config.Settings:
         """The effective rule settings of ``uri``: project, then editor on top."""
@@ -205,7 +211,7 @@ class GradGuardServer(LanguageServer):
         await self.settings_ready.wait()
         if delay_ms:
             await asyncio.sleep(delay_ms / 1000)
-        doc = self.workspace.text_documents.get(state.uri)
+        doc = self.open_document(state.uri)
         if doc is None or self.documents.get(state.uri) is not state:
             return
         version, text, generation = doc.version, doc.source, self.generation
@@ -221,7 +227,7 @@ class GradGuardServer(LanguageServer):
         except Exception:  # an engine bug must not stop diagnostics for good
             logger.exception("analysis of %s failed", state.uri)
             result = None
-        if self.workspace.text_documents.get(state.uri) is not doc or \
+        if self.open_document(state.uri) is not doc or \
                 doc.version != version or generation != self.generation:
             return  # superseded: a newer analysis is (or will be) scheduled
         if result is not None and result.syntax_error is None:
@@ -287,7 +293,7 @@ class GradGuardServer(LanguageServer):
         """The published snapshot of ``uri`` if it belongs to the document's current
         version and configuration, else ``None`` (its edits would land on the wrong
         text, or it is about to be replaced)."""
-        state, doc = self.documents.get(uri), self.workspace.text_documents.get(uri)
+        state, doc = self.documents.get(uri), self.open_document(uri)
         if state is None or doc is None or state.published is None:
             return None
         snapshot = state.published
@@ -410,7 +416,7 @@ async def _pull_diagnostics(ls: GradGuardServer, params: t.DocumentDiagnosticPar
                             ) -> t.DocumentDiagnosticReport:
     uri = params.text_document.uri
     while True:
-        state, doc = ls.documents.get(uri), ls.workspace.text_documents.get(uri)
+        state, doc = ls.documents.get(uri), ls.open_document(uri)
         if state is None or doc is None:
             return t.RelatedFullDocumentDiagnosticReport(items=[])
         snapshot = ls.current(uri)
@@ -428,7 +434,7 @@ async def _pull_diagnostics(ls: GradGuardServer, params: t.DocumentDiagnosticPar
 
 def _hover(ls: GradGuardServer, params: t.HoverParams) -> t.Hover | None:
     uri = params.text_document.uri
-    doc = ls.workspace.text_documents.get(uri)
+    doc = ls.open_document(uri)
     state = ls.documents.get(uri)
     if doc is None or state is None or not ls.editor_settings_for(uri).enable:
         return None
