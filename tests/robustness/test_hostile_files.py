@@ -427,7 +427,7 @@ def test_cli_on_a_socket_named_py(tmp_path):
 def test_cli_on_a_fifo_named_py(tmp_path):
     (tmp_path / "good.py").write_text(CHAR_RNN, encoding="utf-8")
     os.mkfifo(tmp_path / "pipe.py")
-    proc = run_cli("check", "-q", ".", cwd=tmp_path, timeout=60)
+    proc = run_cli("check", "-q", ".", cwd=tmp_path, timeout=30)
     assert_no_traceback(proc.stdout, proc.stderr)
     assert proc.returncode == 1
     assert proc.stdout.startswith("good.py:39:13: GG102 ")

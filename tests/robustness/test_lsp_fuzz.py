@@ -9,6 +9,7 @@ the crash recorded, if a script kills it).
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass
 
 import pytest
@@ -16,6 +17,7 @@ from hypothesis import HealthCheck, Phase, given, settings
 
 import edit_fuzz
 from edit_fuzz import Batch, Doc, Hover, Pull, Session
+from lsp_wire import LspProcess
 
 MIN_EDITS = 2000
 EXAMPLES = 110
@@ -111,3 +113,23 @@ def test_parser_crash_does_not_kill_the_server(tmp_path):
         assert own.crashes == [] and own.server.alive
     finally:
         own.close()
+
+
+def test_client_disconnect_mid_analysis_ends_the_server(tmp_path):
+    """The client's end of the pipe closes (no shutdown, no exit) while a 2,900-line
+    document is being analysed: the server exits, status 0, without a traceback."""
+    async def run():
+        server = await LspProcess.start(cwd=str(tmp_path))
+        try:
+            await server.initialize({"debounceMs": 0})
+            server.notify("textDocument/didOpen", {"textDocument": {
+                "uri": (tmp_path / "big.py").as_uri(), "languageId": "python", "version": 1,
+                "text": "".join(edit_fuzz.SCRIPTS) * 20}})
+            await server.drain()
+            server.proc.stdin.close()
+            return await server.wait(), server.stderr_text()
+        finally:
+            await server.kill()
+
+    code, stderr = asyncio.run(run())
+    assert (code, stderr) == (0, "")
