@@ -10,8 +10,10 @@ folder that cannot be listed) are reported and the walk goes on.
 
 from __future__ import annotations
 
+import errno
 import io
 import os
+import stat
 import tempfile
 import tokenize
 from dataclasses import dataclass
@@ -78,8 +80,12 @@ def _utf8_problem(data: bytes) -> str | None:
 
 
 def read_source(path: str | os.PathLike) -> Source:
-    """Read and decode the file at ``path``. Raises ``OSError`` or :class:`DecodeError`."""
-    with open(path, "rb") as f:
+    """Read and decode the file at ``path``. Raises ``OSError`` (also for something that
+    is not a regular file: a FIFO would block the read) or :class:`DecodeError`."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    with os.fdopen(fd, "rb") as f:
+        if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
+            raise OSError(errno.EINVAL, "not a regular file", str(path))
         return decode_source(f.read())
 
 

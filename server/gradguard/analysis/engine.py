@@ -8,6 +8,7 @@ backward-like call is reachable.
 
 from __future__ import annotations
 
+import ast
 import re
 
 import libcst as cst
@@ -20,9 +21,25 @@ from gradguard.analysis.source import Source
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
+def _too_deep(text: str) -> bool:
+    """Whether the text nests deeper than Python itself accepts (CPython's parser refuses
+    it cleanly; libcst's native parser would overflow the C stack and kill the process)."""
+    try:
+        ast.parse(text)
+    except SyntaxError as e:
+        return "too many nested" in str(e)
+    except (RecursionError, MemoryError):
+        return True
+    except ValueError:  # NUL bytes: libcst reports those itself
+        return False
+    return False
+
+
 def parse(text: str) -> tuple[cst.Module | None, SyntaxProblem | None]:
     """Parse with libcst's native parser; a syntax error (or nesting too deep for the
     parser) becomes a :class:`SyntaxProblem` instead of an exception."""
+    if _too_deep(text):
+        return None, SyntaxProblem(Pos(1, 0), "too deeply nested to analyse")
     try:
         return cst.parse_module(text), None
     except cst.ParserSyntaxError as e:
@@ -121,7 +138,9 @@ def _findings(text: str, module: cst.Module, errors: list) -> list[Finding]:
 
     interp = Interpreter(module)
     _isolated(errors, "module", interp.run_module)
-    hot, _ = _triggered(module)
+    # a function the module's code reached was interpreted with its callers' real values:
+    # alone, with unknown parameters, it would only say less, or guess
+    hot = {f for f in _triggered(module)[0] if id(f) not in interp.inlined}
     for stmt in module.body:
         if isinstance(stmt, cst.FunctionDef) and stmt in hot:
             _isolated(errors, stmt.name.value, lambda: interp.run_function(stmt, None))

@@ -249,6 +249,7 @@ class Interpreter:
                 for m in st.body.body:
                     self.tops[id(m)] = st
         self.event_tops: list = []
+        self.inlined: set[int] = set()
         self.pass_loop: dict[int, int] = {}
         self._loop_exits: list = []
 
@@ -1511,6 +1512,7 @@ class Interpreter:
         """Interpret a function of this file with the given arguments (inline)."""
         node = ref.node
         vals = [v for v, _ in pos] + [v for v, _ in kw.values()]
+        self.inlined.add(id(node))
         self._note_stale(pos)
         if self.depth >= MAX_DEPTH or any(f.func is node for f in self.frames):
             return self._propagate(vals)

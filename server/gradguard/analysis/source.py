@@ -9,10 +9,17 @@ endings) is kept.
 
 from __future__ import annotations
 
+import re
+
 import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
 from gradguard.analysis.model import Edit, Pos, Span
+
+
+# Line breaks as Python and libcst count them (not str.splitlines, which also breaks at
+# \x0b, \x0c, \x1c-\x1e, \x85, \u2028 and \u2029).
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
 
 class Source:
@@ -24,7 +31,9 @@ class Source:
     def __init__(self, text: str, module: cst.Module, hints=()):
         self.text = text
         self.module = module
-        self.lines = text.splitlines()
+        self.lines = _LINE_BREAK.split(text)
+        if self.lines and self.lines[-1] == "":
+            self.lines.pop()
         self.newline = "\r\n" if "\r\n" in text else ("\r" if "\r" in text else "\n")
         self._spans: dict = {}
         first = [st for st in hints if st in module.body]
@@ -40,7 +49,7 @@ class Source:
             starts = {}
             for st in self.module.body:
                 starts[id(st)] = line
-                line += self.module.code_for_node(st).count("\n")
+                line += len(_LINE_BREAK.findall(self.module.code_for_node(st)))
             self._starts = starts
         return self._starts
 
