@@ -33,10 +33,6 @@ PREFERRED = [(name, text) for name, text in FIXABLE
              if any(f.preferred_fix for f in analyze(text).findings)]
 
 KNOWN = {
-    "cases/027_a2c_shared_trunk_two_backward/case.py": (
-        "engine bug: GG101's preferred fix 'Detach `h` on line 18' (critic_head(h.detach()) "
-        "in forward) leaves GG101 at 44:4 as it was (and adds GG201 there): the analysis "
-        "does not see its own detach cut the critic's graph from the shared trunk"),
     "cases/092_kd_cached_teacher_soft_labels/case.py": (
         "engine bug: GG103's preferred fix 'Compute `soft_cache` inside the loop' moves "
         "the cache into the epoch loop, and GG103 is reported again at 30:12 ('built once "
@@ -118,10 +114,6 @@ def test_fix_tree_exact_idempotent_and_keeps_line_endings_and_bom(tmp_path):
         assert (path.stat().st_ino, path.stat().st_mtime_ns) == before[path], path
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "engine bug: positions are wrong for lone-CR line endings (see test_hostile_files."
-    "test_lone_cr_files_give_the_same_findings_and_fixes), so --fix on a CR file edits the "
-    "wrong lines or refuses with 'the fixed text does not parse'"))
 def test_fix_keeps_lone_cr_line_endings(tmp_path):
     for name, text in PREFERRED:
         path = tmp_path / f"{_slug(name)}.py"
