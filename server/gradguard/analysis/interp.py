@@ -29,6 +29,7 @@ from gradguard.analysis.values import (
 MAX_DEPTH = 8
 MAX_STEPS = 60_000
 LOOP_PASSES = 2
+MAX_LOOP_NESTING = 5
 
 
 @dataclass
@@ -770,7 +771,9 @@ class Interpreter:
         head = entry
         saved_exits = self._loop_exits
         self._loop_exits = list(saved_exits)
-        for _ in range(LOOP_PASSES):
+        # loops nested deeper than MAX_LOOP_NESTING run once: passes multiply with depth
+        passes = LOOP_PASSES if len(self.loop_stack) < MAX_LOOP_NESTING else 1
+        for _ in range(passes):
             self.state = head.copy()
             exits = {"break": [], "continue": []}
             self._loop_exits.append(exits)
