@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 import re
+import warnings
 
 import libcst as cst
 
@@ -25,7 +26,9 @@ def _too_deep(text: str) -> bool:
     """Whether the text nests deeper than Python itself accepts (CPython's parser refuses
     it cleanly; libcst's native parser would overflow the C stack and kill the process)."""
     try:
-        ast.parse(text)
+        with warnings.catch_warnings():  # invalid escapes etc.: not ours to report
+            warnings.simplefilter("ignore")
+            ast.parse(text)
     except SyntaxError as e:
         return "too many nested" in str(e)
     except (RecursionError, MemoryError):

@@ -1,0 +1,94 @@
+"""The incremental parser (analysis/blocks.py) returns what a whole-text libcst parse
+returns, after every edit of long random edit sequences over real training scripts."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from gradguard.analysis.blocks import BlockParser
+from gradguard.analysis.engine import parse
+
+ROOT = Path(__file__).resolve().parent.parent
+SCRIPTS = sorted((ROOT / "examples").glob("*.py")) + sorted((ROOT / "tests" / "programs").glob("*.py"))
+
+# what people type: code, brackets and quotes left open, comments at every indent, line
+# breaks of every kind, indentation changes
+SNIPPETS = ["x", "(", ")", '"""', "'", "#", "# note\n", "    # deep\n", "\n", "\r\n", "\r",
+            "    ", "\t", "def g():\n    return 1\n", "class K:\n  a = 1\n", "@dec\n",
+            "loss.backward()\n", "h = h.detach()\n", "else:\n", "  ", "\\\n", "é", "😀"]
+
+
+def _edit(rng: random.Random, text: str) -> str:
+    lines = text.splitlines(keepends=True) or [""]
+    kind = rng.random()
+    if kind < 0.45:
+        at = rng.randrange(len(text) + 1)
+        return text[:at] + rng.choice(SNIPPETS) + text[at:]
+    if kind < 0.75:
+        at = rng.randrange(len(text) + 1)
+        return text[:at] + text[at + rng.randrange(1, 40):]
+    if kind < 0.85:  # a whole line moved
+        i, j = rng.randrange(len(lines)), rng.randrange(len(lines))
+        line = lines.pop(i)
+        lines.insert(j, line)
+        return "".join(lines)
+    if kind < 0.95:  # a line indented or dedented
+        i = rng.randrange(len(lines))
+        lines[i] = ("    " + lines[i]) if rng.random() < 0.5 else lines[i][4:]
+        return "".join(lines)
+    return text[: rng.randrange(len(text) + 1)]
+
+
+def _check(parser: BlockParser, text: str):
+    """The incremental parse of ``text`` (None when it does not parse), checked."""
+    full, problem = parse(text)
+    got, got_problem = parser.parse(text)
+    if full is None:
+        assert got is None and got_problem == problem
+        return None
+    assert got is not None, text
+    assert got.module.code == full.code  # (== text, but for libcst's own round-trip quirks)
+    assert got.module.deep_equals(full), text
+    if got.blocks and full.code == text:  # (no statements: all header and footer)
+        assert "".join(b.text for b in got.blocks) == text
+    assert [b.node for b in got.blocks] == list(got.module.body)
+    return got
+
+
+@pytest.mark.parametrize("script", SCRIPTS, ids=lambda p: p.name)
+def test_incremental_parse_equals_a_full_parse_after_every_edit(script):
+    rng = random.Random(script.name)
+    base = script.read_text()
+    parser = BlockParser(parse)
+    assert _check(parser, base)
+    text = good = base
+    partial = parsed_ok = 0
+    for _ in range(200):
+        text = _edit(rng, text)
+        got = _check(parser, text)
+        if got is not None:
+            good = text
+            parsed_ok += 1
+            partial += got.reparsed < len(text)
+        elif rng.random() < 0.6:  # the user fixes the typo
+            text = good
+    assert parsed_ok >= 30
+    assert partial >= 10  # the region path was taken (and checked) many times
+
+
+def test_an_edit_reparses_only_the_touched_blocks_and_keeps_the_other_nodes():
+    text = "import torch\n\n\ndef a():\n    return 1\n\n\ndef b():\n    return 2\n\n\n" \
+           "def c():\n    return 3\n\n\ndef d():\n    return 4\n"
+    parser = BlockParser(parse)
+    before, _ = parser.parse(text)
+    after, _ = parser.parse(text.replace("return 3", "return 33"))
+    assert [b.text for b in after.blocks][3] == "\n\ndef c():\n    return 33\n"
+    assert after.reparsed == len("\n\ndef b():\n    return 2\n\n\ndef c():\n    return 33\n"
+                                 "\n\ndef d():\n    return 4\n")
+    assert after.blocks[0].node is before.blocks[0].node
+    assert after.blocks[1].node is before.blocks[1].node
+    assert after.blocks[2].node is not before.blocks[2].node
+    assert after.starts == (0, 1, 5, 9)
