@@ -214,10 +214,15 @@ def _sarif_region(span: Span) -> dict[str, int]:
 
 
 def _sarif_artifact(path: str) -> dict[str, str]:
+    """The SARIF ``artifactLocation`` of ``path``: relative to ``%SRCROOT%`` inside the
+    current directory, else a ``file:`` URI. The URI percent-encodes the file name's
+    bytes (``os.fsencode``), so a name that is not UTF-8 (held as surrogate escapes) is
+    kept byte for byte instead of failing to encode."""
     rel = os.path.relpath(path)
     if rel == os.pardir or rel.startswith(os.pardir + os.sep):
         return {"uri": Path(path).as_uri()}
-    return {"uri": urllib.parse.quote(rel.replace(os.sep, "/")), "uriBaseId": "%SRCROOT%"}
+    return {"uri": urllib.parse.quote(os.fsencode(rel.replace(os.sep, "/"))),
+            "uriBaseId": "%SRCROOT%"}
 
 
 def _sarif_location(path: str, span: Span) -> dict:
