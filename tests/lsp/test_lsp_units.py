@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import pytest
 from lsprotocol import types as t
+from pygls.workspace import Workspace
 
 from gradguard.analysis.model import Edit, Finding, Fix, Message, Pos, Related, Span
 from gradguard.lsp import convert
-from gradguard.lsp.documents import line_mapper, remap_findings
+from gradguard.lsp.documents import LspWorkspace, line_mapper, remap_findings
 
 LINE = 'x = "😀é"; y.backward()'  # the emoji is outside the BMP, é is 2 bytes in UTF-8
 
@@ -77,3 +78,23 @@ def test_remap_drops_what_lost_its_line():
     assert [r.span for r in moved.related] == [Span.of(3, 0, 3, 1)]
     assert [f.title.msgid for f in moved.fixes] == ["a"]
     assert moved.fixes[0].edits[0].span == Span.of(6, 0, 6, 0)
+
+
+@pytest.mark.parametrize("char", ["\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x85", "\u2028",
+                                  "\u2029"])
+def test_workspace_documents_cut_lines_only_at_line_breaks(char):
+    """pygls' own TextDocument cut at these characters too (str.splitlines), so an
+    incremental change after one landed a line off."""
+    pygls = Workspace(None, t.TextDocumentSyncKind.Incremental,
+                      [t.WorkspaceFolder("file:///w", "w")], t.PositionEncodingKind.Utf8)
+    workspace = LspWorkspace.like(pygls)
+    assert (list(workspace.folders), workspace.position_encoding) == (["file:///w"], "utf-8")
+    workspace.put_text_document(t.TextDocumentItem(
+        "file:///w/a.py", "python", 1, f"# a{char}b\r\nx = 1\ry = 2\n"))
+    workspace.update_text_document(
+        t.VersionedTextDocumentIdentifier(2, "file:///w/a.py"),
+        t.TextDocumentContentChangePartial(t.Range(t.Position(2, 4), t.Position(2, 5)), "3"))
+    doc = workspace.get_text_document("file:///w/a.py")
+    assert doc.source == f"# a{char}b\r\nx = 1\ry = 3\n"
+    assert doc.lines == (f"# a{char}b\r\n", "x = 1\r", "y = 3\n")
+    assert doc.version == 2

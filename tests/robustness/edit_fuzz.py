@@ -5,7 +5,8 @@ A *script* opens one of the example training scripts (with LF, CRLF or lone-CR l
 breaks) and plays *batches* of edits. An edit is chosen relative to the current text
 (positions are per-mille of its length, so a script means something on any text):
 insertions, deletions and replacements at any character (mid-token, mid-line-break
-pairs snap to the line end as an editor's positions do), valid statement lines inserted
+pairs snap to the line end as an editor's positions do; inserted text includes the
+characters ``str.splitlines`` takes for line breaks), valid statement lines inserted
 with the line's indentation (some add findings, some remove them), line deletion and
 duplication, very long runs, whole-file replacement and line-ending conversion. A batch
 is sent as one ``didChange`` per edit or as one ``didChange`` carrying all of them, never
@@ -110,18 +111,23 @@ class Doc:
 
 # ------------------------------------------------------------------ edits
 
+LOOKALIKES = ["\x0c", "\x0b", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029"]
+"""Characters ``str.splitlines`` takes for line breaks but LSP and Python do not (pygls'
+own ``TextDocument`` once cut at them, and every later edit landed a line off)."""
+
 PIECES = [
     "(", ")", "[", "]", "{", "}", "'", '"', '"""', "'''", "f'{", "}'", "\\", ":", ",", ".",
     "#", " ", "\t", "\n", "\r\n", "\r", "\n    ", "\n\t", "=", "+=", "*", "**",
     "loss", "backward", ".backward()", "detach", ".detach()", "retain_graph=True",
     "hidden", "torch.no_grad()", "lambda", "def ", "for ", "if ", "else:", "return",
     "变量", "字符串", "損失", "😀", "🎉", "𝑥", "𐐷", "e\u0301", "a\u0308\u0323", "\u200d",
-    "ﬁ", "ß", "İ", "\u00a0", "\ufeff",
+    "ﬁ", "ß", "İ", "\u00a0", "\ufeff", *LOOKALIKES,
 ]
 """Fragments inserted into the text: brackets and quotes (unbalanced on their own),
 line breaks of all three kinds and tabs, autograd words, CJK, emoji and other astral
 characters (2 UTF-16 units), combining marks, characters that change under case mapping
-or NFKC, a no-break space and a zero-width no-break space."""
+or NFKC, a no-break space and a zero-width no-break space, and the line-break
+lookalikes."""
 
 LINES = [
     "loss.backward()", "loss.backward(retain_graph=True)", "hidden = hidden.detach()",
@@ -276,10 +282,6 @@ class Script:
     repair: bool = False
 
 
-LOOKALIKES = ["\x0c", "\x0b", "\x1c", "\x85", "\u2028", "\u2029"]
-"""Characters ``str.splitlines`` takes for line breaks but LSP and Python do not; off by
-default (see :func:`scripts`)."""
-
 NEWLINES = st.sampled_from(["\n", "\r\n", "\r"])
 POS = st.integers(0, 1000)
 REQUEST = st.one_of(
@@ -317,11 +319,10 @@ def batches(draw, edit: st.SearchStrategy, min_edits: int, max_edits: int) -> Ba
 
 
 def scripts(min_batches: int = 3, max_batches: int = 6, min_edits: int = 4,
-            max_edits: int = 12, lookalikes: bool = False) -> st.SearchStrategy[Script]:
+            max_edits: int = 12) -> st.SearchStrategy[Script]:
     """Edit scripts of ``min_batches``..``max_batches`` batches of
-    ``min_edits``..``max_edits`` edits each; with ``lookalikes``, inserted text also
-    holds :data:`LOOKALIKES`."""
-    edit = edits(PIECES + (LOOKALIKES if lookalikes else []))
+    ``min_edits``..``max_edits`` edits each."""
+    edit = edits(PIECES)
     return st.builds(Script, st.integers(0, len(SCRIPTS) - 1), NEWLINES,
                      st.lists(batches(edit, min_edits, max_edits), min_size=min_batches,
                               max_size=max_batches).map(tuple), st.booleans())

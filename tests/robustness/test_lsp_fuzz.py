@@ -64,16 +64,12 @@ class DeleteLineNumber:
 CHAR_RNN = edit_fuzz.SCRIPTS[[p.name for p in edit_fuzz.EXAMPLES].index("char_rnn.py")]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "server bug (pygls 2.1): pygls.workspace.TextDocument.lines is source.splitlines(True), "
-    "which also cuts at \\x0b \\x0c \\x1c-\\x1e \\x85 \\u2028 \\u2029; LSP positions count "
-    "only \\r\\n, \\r, \\n, so after such a character every incremental didChange lands one "
-    "line off and the server's text no longer matches the editor's (here: the client "
-    "deletes `loss.backward()`, the server deletes the line above it and keeps reporting "
-    "GG102). Fix: a TextDocument whose lines split on \\r\\n|\\r|\\n only"))
 @pytest.mark.parametrize("char", edit_fuzz.LOOKALIKES,
                          ids=[f"U+{ord(c):04X}" for c in edit_fuzz.LOOKALIKES])
 def test_line_break_lookalike_keeps_the_document_in_sync(session, char):
+    """pygls 2.1's TextDocument cut lines with str.splitlines: after a form feed the
+    client's deletion of `loss.backward()` removed the line above it on the server, which
+    kept reporting GG102 (lsp/documents.py LspTextDocument cuts at \\r\\n, \\r, \\n)."""
     text = f"# page{char}break\n" + CHAR_RNN
     backward = text.split("\n").index("            loss.backward()")
     session.play_text(text, [Batch((DeleteLineNumber(backward),), True, (Hover(0, 0),),

@@ -1,5 +1,8 @@
 """Per-document state of the language server, and carrying findings across edits.
 
+The text itself lives in pygls' workspace, as :class:`LspTextDocument`: pygls' document
+with its lines cut as LSP cuts them.
+
 Each open document has a :class:`DocumentState`: the analyser that serves it (one
 callable, text -> :class:`~gradguard.analysis.model.FileResult`, so an incremental engine
 with per-document caches can replace the whole-file one without touching the server),
@@ -21,13 +24,50 @@ from dataclasses import dataclass, replace
 from typing import Callable, Sequence
 
 from lsprotocol import types as t
+from pygls.workspace import TextDocument, Workspace
 
+from gradguard import fixes
 from gradguard.analysis.model import FileResult, Finding, Pos, Span
 from gradguard.lsp.convert import split_lines
 
 Analyzer = Callable[[str], FileResult]
 """The engine as the server calls it: a document's full text -> its findings. Called in a
 worker thread, one call at a time per server; may keep caches between calls."""
+
+
+class LspTextDocument(TextDocument):
+    """pygls' :class:`~pygls.workspace.TextDocument` with its lines cut where LSP and
+    Python cut them: at ``\\r\\n``, ``\\r`` and ``\\n`` only.
+
+    pygls (2.1) cuts with ``str.splitlines``, which also breaks at ``\\x0b``, ``\\x0c``,
+    ``\\x1c``-``\\x1e``, ``\\x85``, ``\\u2028`` and ``\\u2029``: after a form feed every
+    incremental ``didChange`` (and every position pygls converts) landed a line off and
+    the server's text drifted from the editor's. Every pygls method, edit application
+    included, reads the lines through :attr:`lines`.
+    """
+
+    @property
+    def lines(self) -> tuple[str, ...]:
+        """The lines of the text, each with its line break (none for an empty text)."""
+        return tuple(fixes.split_lines(self.source))
+
+
+class LspWorkspace(Workspace):
+    """pygls' :class:`~pygls.workspace.Workspace` holding :class:`LspTextDocument` s."""
+
+    @classmethod
+    def like(cls, workspace: Workspace) -> LspWorkspace:
+        """An empty workspace with the root, folders, sync kind and position encoding of
+        ``workspace`` (the one pygls makes at ``initialize``, before any document)."""
+        return cls(workspace.root_uri, workspace._sync_kind, list(workspace.folders.values()),
+                   workspace.position_encoding)
+
+    def _create_text_document(self, doc_uri: str, source: str | None = None,
+                              version: int | None = None, language_id: str | None = None
+                              ) -> LspTextDocument:
+        return LspTextDocument(doc_uri, source=source, version=version,
+                               language_id=language_id, sync_kind=self._sync_kind,
+                               position_codec=self.position_codec)
 
 
 @dataclass(frozen=True)

@@ -22,16 +22,16 @@ from urllib.parse import unquote
 from lsprotocol import types as t
 from pygls.capabilities import get_capability
 from pygls.lsp.server import LanguageServer
-
+from pygls.protocol import LanguageServerProtocol, lsp_method
 from pygls.uris import to_fs_path
 
 from gradguard import __version__, config, explain, i18n
-from gradguard.analysis import analyze
+from gradguard.analysis import incremental_analyzer
 from gradguard.analysis.model import FileResult, Finding, Message
 from gradguard.fixes import compatible_fixes
 from gradguard.lsp import convert
-from gradguard.lsp.documents import (Analyzer, DocumentState, Snapshot, line_mapper,
-                                     remap_findings)
+from gradguard.lsp.documents import (Analyzer, DocumentState, LspWorkspace, Snapshot,
+                                     line_mapper, remap_findings)
 from gradguard.lsp.settings import DEFAULTS, EditorSettings, apply_settings, effective_config
 from gradguard.rules import N_, rule_for
 from gradguard.suppression import noqa_edit, unsuppressed
@@ -56,18 +56,31 @@ _SEVERITY = {
 _CLIENT_TIMEOUT = 30.0  # seconds to wait for the client's answer to our requests
 
 
+class GradGuardProtocol(LanguageServerProtocol):
+    """pygls' protocol, with an :class:`~gradguard.lsp.documents.LspWorkspace` (lines
+    cut at ``\\r\\n``, ``\\r``, ``\\n`` only) in place of the workspace pygls makes at
+    ``initialize``."""
+
+    @lsp_method(t.INITIALIZE)
+    def lsp_initialize(self, params: t.InitializeParams):
+        result = yield from super().lsp_initialize(params)
+        self._workspace = LspWorkspace.like(self.workspace)
+        return result
+
+
 class GradGuardServer(LanguageServer):
     """The server object: pygls' :class:`LanguageServer` plus the per-document state.
 
     ``analyzer_factory`` makes the analyser of each newly opened document (by default
-    the whole-file engine, :func:`gradguard.analysis.analyze`); an incremental engine
-    with per-document caches plugs in here.
+    :func:`gradguard.analysis.incremental_analyzer`: the engine that reuses the work of
+    the document's previous texts; tests plug in others here).
     """
 
     def __init__(self, analyzer_factory: Callable[[], Analyzer] | None = None):
         super().__init__("gradguard", __version__,
-                         text_document_sync_kind=t.TextDocumentSyncKind.Incremental)
-        self.analyzer_factory = analyzer_factory or (lambda: analyze)
+                         text_document_sync_kind=t.TextDocumentSyncKind.Incremental,
+                         protocol_cls=GradGuardProtocol)
+        self.analyzer_factory = analyzer_factory or incremental_analyzer
         self.executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="gradguard-engine")
         self.documents: dict[str, DocumentState] = {}
         self.init_options: Any = None
