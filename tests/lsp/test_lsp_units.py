@@ -42,8 +42,10 @@ def test_lines_split_as_lsp_does():
 def test_range_json_round_trip_and_overlap():
     rng = t.Range(t.Position(1, 2), t.Position(3, 4))
     assert convert.range_from_json(convert.range_to_json(rng)) == rng
-    with pytest.raises(ValueError):
-        convert.range_from_json([1, 2, 3])
+    for forged in ([1, 2, 3], [1, 2, 3, -4], [1, 2, 3, 4.0], [True, 0, 0, 0], "1234",
+                   {0: 1, 1: 2, 2: 3, 3: 4}, None, 7):
+        with pytest.raises(ValueError):
+            convert.range_from_json(forged)
     cursor = t.Range(t.Position(3, 4), t.Position(3, 4))
     assert convert.ranges_overlap(rng, cursor)
     assert not convert.ranges_overlap(rng, t.Range(t.Position(3, 5), t.Position(4, 0)))

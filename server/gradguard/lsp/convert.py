@@ -93,9 +93,11 @@ def range_to_json(rng: t.Range) -> list[int]:
     return [rng.start.line, rng.start.character, rng.end.line, rng.end.character]
 
 
-def range_from_json(value: Sequence[int]) -> t.Range:
-    """Inverse of :func:`range_to_json`. Raises ``ValueError`` for a malformed value."""
-    if len(value) != 4 or not all(isinstance(v, int) and v >= 0 for v in value):
+def range_from_json(value: object) -> t.Range:
+    """Inverse of :func:`range_to_json`. Raises ``ValueError`` for anything else than a
+    list of four integers >= 0 (``data`` comes back from the client, which may forge it)."""
+    if not (isinstance(value, list) and len(value) == 4
+            and all(type(v) is int and v >= 0 for v in value)):
         raise ValueError(f"not a range: {value!r}")
     return t.Range(t.Position(value[0], value[1]), t.Position(value[2], value[3]))
 

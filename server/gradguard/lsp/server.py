@@ -26,7 +26,7 @@ from pygls.protocol import LanguageServerProtocol, lsp_method
 from pygls.uris import to_fs_path
 
 from gradguard import __version__, config, explain, i18n
-from gradguard.analysis import incremental_analyzer
+from gradguard.analysis import analyze
 from gradguard.analysis.model import FileResult, Finding, Message
 from gradguard.fixes import compatible_fixes
 from gradguard.lsp import convert
@@ -72,15 +72,15 @@ class GradGuardServer(LanguageServer):
     """The server object: pygls' :class:`LanguageServer` plus the per-document state.
 
     ``analyzer_factory`` makes the analyser of each newly opened document (by default
-    :func:`gradguard.analysis.incremental_analyzer`: the engine that reuses the work of
-    the document's previous texts; tests plug in others here).
+    the whole-file engine, :func:`gradguard.analysis.analyze`); an incremental engine
+    with per-document caches plugs in here.
     """
 
     def __init__(self, analyzer_factory: Callable[[], Analyzer] | None = None):
         super().__init__("gradguard", __version__,
                          text_document_sync_kind=t.TextDocumentSyncKind.Incremental,
                          protocol_cls=GradGuardProtocol)
-        self.analyzer_factory = analyzer_factory or incremental_analyzer
+        self.analyzer_factory = analyzer_factory or (lambda: analyze)
         self.executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="gradguard-engine")
         self.documents: dict[str, DocumentState] = {}
         self.init_options: Any = None
@@ -357,9 +357,18 @@ def _analyse_and_select(analyzer: Analyzer, text: str, rules: config.Settings,
     return FileResult(findings=tuple(unsuppressed(enabled, text)))
 
 
-def _text_edits(fix: dict) -> list[t.TextEdit]:
-    return [t.TextEdit(range=convert.range_from_json(e["range"]), new_text=e["newText"])
-            for e in fix["edits"]]
+def _fix_edits(fix: Any) -> list[t.TextEdit] | None:
+    """The edits of ``fix``, a fix as :meth:`GradGuardServer.diagnostic` puts it in
+    ``data``; ``None`` when it is not one (the client sent back something else)."""
+    edits = fix.get("edits") if isinstance(fix, dict) else None
+    if not isinstance(edits, list) or not all(
+            isinstance(e, dict) and isinstance(e.get("newText"), str) for e in edits):
+        return None
+    try:
+        return [t.TextEdit(range=convert.range_from_json(e.get("range")), new_text=e["newText"])
+                for e in edits]
+    except ValueError:
+        return None
 
 
 # --------------------------------------------------------------------- handlers
@@ -503,22 +512,38 @@ def _code_actions(ls: GradGuardServer, params: t.CodeActionParams) -> list[t.Cod
     return actions
 
 
+def _suppression(key: Any) -> tuple[str, int] | None:
+    """``(code, line)`` of a ``suppress`` key as :func:`_code_actions` writes it (a rule
+    code and a 0-based line), else ``None``."""
+    if not isinstance(key, dict):
+        return None
+    code, line = key.get("code"), key.get("line")
+    rule = rule_for(code) if isinstance(code, str) else None
+    if rule is None or rule.code != code or type(line) is not int or line < 0:
+        return None
+    return code, line
+
+
 def _resolve(ls: GradGuardServer, action: t.CodeAction) -> t.CodeAction:
     """Fill in ``action.edit`` from ``action.data``; left without an edit when the
-    document changed since the action was offered (its edits would misplace text) or
-    when there is nothing to do (no ``# noqa`` can go on a line inside a string)."""
+    document changed since the action was offered (its edits would misplace text), when
+    there is nothing to do (no ``# noqa`` can go on a line inside a string), or when
+    ``data`` is not what :func:`_code_actions` wrote (forged or corrupted by the client:
+    answered quietly, as a stale action is)."""
     data = action.data if isinstance(action.data, dict) else {}
     uri, version = data.get("uri"), data.get("version")
     snapshot = ls.current(uri) if isinstance(uri, str) else None
     if snapshot is None or snapshot.version != version:
         return action
+    suppress = _suppression(data.get("suppress"))
     if "fix" in data:
-        edits = _text_edits(data["fix"])
-    elif "suppress" in data:
-        edits = ls.suppression_edits(snapshot, data["suppress"]["code"],
-                                     data["suppress"]["line"])
-    else:
+        edits = _fix_edits(data["fix"])
+    elif suppress is not None:
+        edits = ls.suppression_edits(snapshot, *suppress)
+    elif data.get("fixAll") is True:
         edits = ls.fix_all_edits(snapshot)
+    else:
+        edits = None
     if edits:
         action.edit = ls.workspace_edit(uri, version, edits)
     return action
