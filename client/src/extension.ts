@@ -8,7 +8,7 @@ import {
   LanguageClientOptions,
   ServerOptions,
 } from "vscode-languageclient/node";
-import { chooseServerCommand, expandVariables, probeModule, ServerCommand } from "./interpreter";
+import { chooseServerCommand, expandVariables, probeModule, pythonProcessOptions, ServerCommand } from "./interpreter";
 import { activePythonExecutable, hasPythonExtension, onActivePythonChange } from "./pythonEnvironment";
 import { buildServerSettings, RESTART_SETTINGS, ServerSettings } from "./settings";
 
@@ -81,7 +81,11 @@ class GradGuard implements GradGuardApi {
   serverCommand: ServerCommand | undefined;
   private pending: Promise<void> = Promise.resolve();
 
-  constructor(private readonly output: vscode.LogOutputChannel) {}
+  /** `home`: the extension's own folder, the working directory of the Python processes it starts. */
+  constructor(
+    private readonly output: vscode.LogOutputChannel,
+    private readonly home: string,
+  ) {}
 
   ready(): Promise<void> {
     return this.pending;
@@ -131,7 +135,7 @@ class GradGuard implements GradGuardApi {
     this.serverCommand = command;
     this.output.info(`server command (${command.source}): ${[command.command, ...command.args].join(" ")}`);
     if (command.python) {
-      const probe = await probeModule(command.python, "gradguard", folder?.uri.fsPath);
+      const probe = await probeModule(command.python, "gradguard", this.home);
       if (probe.kind !== "ok") {
         this.output.error(probe.detail);
         if (probe.kind === "not-importable") {
@@ -144,7 +148,8 @@ class GradGuard implements GradGuardApi {
         return;
       }
     }
-    const serverOptions: ServerOptions = { command: command.command, args: command.args, options: { cwd: folder?.uri.fsPath } };
+    // never in a workspace folder, and PYTHONSAFEPATH=1: a json.py there must not run (pythonProcessOptions)
+    const serverOptions: ServerOptions = { command: command.command, args: command.args, options: pythonProcessOptions(this.home) };
     const client = new LanguageClient(SECTION, "GradGuard", serverOptions, clientOptions(this.output, folder));
     this.client = client;
     try {
@@ -213,7 +218,7 @@ let instance: GradGuard | undefined;
 
 export async function activate(context: vscode.ExtensionContext): Promise<GradGuardApi> {
   const output = vscode.window.createOutputChannel("GradGuard", { log: true });
-  const gg = new GradGuard(output);
+  const gg = new GradGuard(output, context.extensionPath);
   instance = gg;
   context.subscriptions.push(
     output,

@@ -86,20 +86,39 @@ export type ProbeResult =
   | { kind: "not-importable"; detail: string }
   | { kind: "failed"; detail: string };
 
+/** The working directory and environment of a Python process the extension starts. */
+export interface PythonProcessOptions {
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+}
+
+/**
+ * How every Python process the extension starts (the server and the probe) runs: in `home`
+ * (the extension's own folder, never a folder the user opened) with PYTHONSAFEPATH=1 added to
+ * `env`. `python -m` and `python -c` put the working directory first on sys.path, so a json.py
+ * in an opened folder would run as the standard library's json; PYTHONSAFEPATH keeps it off
+ * (Python >= 3.11), and the working directory keeps it off for older Pythons.
+ */
+export function pythonProcessOptions(home: string, env: NodeJS.ProcessEnv = process.env): PythonProcessOptions {
+  return { cwd: home, env: { ...env, PYTHONSAFEPATH: "1" } };
+}
+
 const NOT_IMPORTABLE = 3;
 const PROBE_SCRIPT = "import importlib.util, sys\nsys.exit(0 if importlib.util.find_spec(sys.argv[1]) else 3)";
 
 /**
  * Ask `python` whether `module` is importable, without importing it (importlib.util.find_spec),
- * from `cwd` (the server's working directory, since it is on sys.path for `-m`).
+ * run as the server runs ({@link pythonProcessOptions} with `home`), so it finds what the server
+ * would import.
  *
  * Resolves (never rejects) within `timeoutMs` milliseconds: "not-found" when the program
  * cannot be started, "not-importable" when find_spec finds nothing, "failed" for anything
  * else (a crash, a timeout), with the error text in `detail`.
  */
-export function probeModule(python: string, module: string, cwd?: string, timeoutMs = 20000): Promise<ProbeResult> {
+export function probeModule(python: string, module: string, home: string, timeoutMs = 20000): Promise<ProbeResult> {
   return new Promise((resolve) => {
-    execFile(python, ["-c", PROBE_SCRIPT, module], { cwd, timeout: timeoutMs, windowsHide: true }, (err, _stdout, stderr) => {
+    const options = { ...pythonProcessOptions(home), timeout: timeoutMs, windowsHide: true };
+    execFile(python, ["-c", PROBE_SCRIPT, module], options, (err, _stdout, stderr) => {
       if (!err) return resolve({ kind: "ok" });
       const e = err as Omit<NodeJS.ErrnoException, "code"> & { code?: string | number | null; killed?: boolean };
       if (e.code === "ENOENT" || e.code === "EACCES") return resolve({ kind: "not-found", detail: `${python}: ${e.code}` });

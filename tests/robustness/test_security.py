@@ -26,7 +26,7 @@ from pathlib import Path
 import pytest
 
 import gradguard
-from lsp_wire import LspProcess, ServerExited, server_env
+from lsp_wire import LspProcess, server_env
 from robustness_support import EXAMPLES, ROOT, assert_no_traceback, clean_env, run_cli
 
 WRAPPER = Path(__file__).with_name("audit_wrapper.py")
@@ -173,33 +173,35 @@ def test_lsp_session_never_imports_code_or_reads_outside(tmp_path):
     assert sorted(p.name for p in markers.iterdir()) == []
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "client bug: the VS Code client starts `<python> -m gradguard lsp` with cwd = the "
-    "workspace folder (client/src/extension.ts serverOptions, and interpreter.ts "
-    "probeModule); `-m` puts the cwd first on sys.path, so a json.py / typing.py / "
-    "libcst.py in an opened folder runs when the editor starts the server. Fix: start "
-    "it with cwd outside the workspace, or `-P` / PYTHONSAFEPATH=1 on Python >= 3.11"))
-def test_server_started_as_the_vscode_client_starts_it(tmp_path):
+PYTHON_PROCESS = json.loads((ROOT / "client/test/fixtures/python-process.json").read_text(encoding="utf-8"))
+"""The environment the VS Code client adds when it starts Python (client/src/interpreter.ts
+``pythonProcessOptions``, checked against this file by the client's unit tests)."""
+
+
+@pytest.mark.parametrize("cwd", ["extension", "project"])
+def test_server_started_as_the_vscode_client_starts_it(tmp_path, cwd):
+    """``<python> -m gradguard lsp`` with PYTHONSAFEPATH=1, run in the extension's own
+    folder (as the client runs it) or even in the opened folder: no planted module runs.
+    The client once ran it in the workspace folder, where `-m` put a json.py first on
+    sys.path."""
     folder = tmp_path / "project"
     folder.mkdir()
     markers = plant(folder)
+    (tmp_path / "extension").mkdir()
 
     async def run():
         server = await LspProcess.start([sys.executable, "-m", "gradguard", "lsp"],
-                                        cwd=str(folder))
+                                        env=server_env(PYTHON_PROCESS["env"]),
+                                        cwd=str(tmp_path / cwd))
         try:
             await _session(server, folder)
-            await server.shutdown()
+            assert await server.shutdown() == 0
         finally:
             await server.kill()
+        return server.stderr_text()
 
-    try:
-        asyncio.run(run())
-        failure = None
-    except ServerExited as e:
-        failure = e
+    assert asyncio.run(run()) == ""
     assert sorted(p.name for p in markers.iterdir()) == []
-    assert failure is None, failure
 
 
 def _socket_inodes(pid: int) -> set[str]:

@@ -1,9 +1,14 @@
 import { test } from "node:test";
 import * as assert from "node:assert/strict";
+import * as fs from "node:fs";
 import * as os from "node:os";
-import { chooseServerCommand, DEFAULT_PYTHON, expandVariables, probeModule } from "../../src/interpreter";
+import * as path from "node:path";
+import { chooseServerCommand, DEFAULT_PYTHON, expandVariables, probeModule, pythonProcessOptions } from "../../src/interpreter";
 
 const PYTHON = process.env.PYTHON ?? DEFAULT_PYTHON;
+const HOME = os.tmpdir();
+const ROOT = path.resolve(__dirname, "../..");
+const FIXTURE = JSON.parse(fs.readFileSync(path.join(ROOT, "client/test/fixtures/python-process.json"), "utf8"));
 
 test("gradguard.path wins: the first executable entry runs `lsp`", () => {
   const cmd = chooseServerCommand({
@@ -43,14 +48,32 @@ test("variables in settings are expanded", () => {
 });
 
 test("probe: an importable module", async () => {
-  assert.deepEqual(await probeModule(PYTHON, "json"), { kind: "ok" });
+  assert.deepEqual(await probeModule(PYTHON, "json", HOME), { kind: "ok" });
 });
 
 test("probe: a module the interpreter does not have", async () => {
-  assert.deepEqual(await probeModule(PYTHON, "gradguard_no_such_module"),
+  assert.deepEqual(await probeModule(PYTHON, "gradguard_no_such_module", HOME),
     { kind: "not-importable", detail: `${PYTHON} cannot import gradguard_no_such_module` });
 });
 
 test("probe: an interpreter that does not exist", async () => {
-  assert.deepEqual(await probeModule("/nonexistent/bin/python", "json"), { kind: "not-found", detail: "/nonexistent/bin/python: ENOENT" });
+  assert.deepEqual(await probeModule("/nonexistent/bin/python", "json", HOME), { kind: "not-found", detail: "/nonexistent/bin/python: ENOENT" });
+});
+
+// tests/robustness/test_security.py starts the server with the fixture's environment, outside
+// the folder it plants modules in, and checks that none of them runs
+test("Python runs in the extension's folder with the fixture's environment on top of the editor's", () => {
+  assert.deepEqual(pythonProcessOptions("/ext", { PATH: "/bin", PYTHONSAFEPATH: "" }),
+    { cwd: "/ext", env: { PATH: "/bin", ...FIXTURE.env } });
+});
+
+test("probe: a module planted in its working directory is not found (PYTHONSAFEPATH)", async () => {
+  const folder = fs.mkdtempSync(path.join(os.tmpdir(), "gg-probe-"));
+  try {
+    fs.writeFileSync(path.join(folder, "gg_planted_module.py"), "raise SystemExit(9)\n");
+    assert.deepEqual(await probeModule(PYTHON, "gg_planted_module", folder),
+      { kind: "not-importable", detail: `${PYTHON} cannot import gg_planted_module` });
+  } finally {
+    fs.rmSync(folder, { recursive: true, force: true });
+  }
 });
