@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 import pytest_lsp
 
-from lsp_client import (FAKE_SERVER, HERE, PROFILES, REAL_SERVER, Client, server_config,
-                        start)
+from lsp_client import (BROKEN_RULE_SERVER, FAKE_SERVER, HERE, PROFILES, REAL_SERVER, Client,
+                        server_config, start)
 
 
 def pytest_configure(config):
@@ -55,6 +55,15 @@ async def real(request, lsp_client: Client):
     """``gradguard lsp`` (the real engine), initialised as one of the client profiles,
     with the ``init`` marker's options (default: none, so the default debounce)."""
     await _session(request, lsp_client)
+    yield
+    await lsp_client.shutdown_session()
+
+
+@pytest_lsp.fixture(params=PROFILES, config=server_config(BROKEN_RULE_SERVER))
+async def broken_rule(request, lsp_client: Client):
+    """The real engine with GG101's finding builder raising (broken_rule_server.py),
+    initialised as one of the client profiles, debounce 0."""
+    await _session(request, lsp_client, {"debounceMs": 0})
     yield
     await lsp_client.shutdown_session()
 

@@ -172,3 +172,37 @@ async def test_notebook_cell_gets_pushed_diagnostics(real: Client):
     params = await asyncio.wait_for(published, 120)
     assert [(d.code, d.range.start.line, d.range.start.character) for d in params.diagnostics] \
         == [("GG101", 4, 0)]
+
+
+TWO_RULES = '''import torch
+
+
+def train(model, opt, data):
+    total = 0
+    for x, y in data:
+        opt.zero_grad()
+        loss = ((model(x) - y) ** 2).mean()
+        loss.backward()
+        loss.backward()
+        total += loss
+        opt.step()
+    return total
+'''
+"""A second backward (GG101, line 10) and an accumulated loss (GG301, line 11)."""
+
+
+async def test_a_crashing_rule_costs_only_its_findings(broken_rule: Client):
+    """GG101's builder raises (broken_rule_server.py): GG301 is still published, and the
+    crash is one window/logMessage of type Error naming the rule, not repeated while the
+    next versions keep crashing the same way."""
+    uri = "file:///tmp/gg-examples/two_rules.py"
+    broken_rule.open(uri, TWO_RULES)
+    diagnostics = await broken_rule.diagnostics_of(uri, 1)
+    assert [(d.code, d.range) for d in diagnostics] == [("GG301", rng(10, 8, 10, 21))]
+    broken_rule.change(uri, 2, t.TextDocumentContentChangePartial(range=rng(0, 0, 0, 0),
+                                                                  text="# two rules\n"))
+    diagnostics = await broken_rule.diagnostics_of(uri, 2)
+    assert [(d.code, d.range) for d in diagnostics] == [("GG301", rng(11, 8, 11, 21))]
+    assert [(m.type, m.message) for m in broken_rule.log_messages] == [
+        (t.MessageType.Error, f"internal error in the analysis of {uri}: GG101: RuntimeError: "
+                              "a bug planted in GG101")]

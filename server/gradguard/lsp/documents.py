@@ -6,8 +6,8 @@ with its lines cut as LSP cuts them.
 Each open document has a :class:`DocumentState`: the analyser that serves it (one
 callable, text -> :class:`~gradguard.analysis.model.FileResult`, so an incremental engine
 with per-document caches can replace the whole-file one without touching the server),
-the pending analysis task, the last text that parsed with its findings, and what was last
-published.
+the pending analysis task, the last text that parsed with its findings, what was last
+published, and the engine's internal errors last reported.
 
 While the buffer does not parse (the user is mid-keystroke) the server keeps showing the
 last good findings, moved to the lines they now sit on: :func:`line_mapper` compares the
@@ -101,6 +101,7 @@ class DocumentState:
         self.good: Snapshot | None = None
         self.published: Snapshot | None = None
         self.changed = asyncio.Event()
+        self.errors: frozenset[str] = frozenset()
 
     def cancel(self) -> None:
         """Cancel the pending analysis, if any (a running engine call finishes in its

@@ -244,10 +244,24 @@ class GradGuardServer(LanguageServer):
                 doc.version != version or generation != self.generation:
             return  # superseded: a newer analysis is (or will be) scheduled
         if result is not None and result.syntax_error is None:
+            self.report_errors(state, result.errors)
             state.good = Snapshot(version, text, result.findings, generation=generation)
             self.publish(state, state.good)
         else:
             self.publish(state, self.carried(state, version, text))
+
+    def report_errors(self, state: DocumentState, errors: Sequence[str]) -> None:
+        """Report the internal errors of the engine in the latest analysis of ``state``
+        (a bug in one rule or one function: ``"GG101: TypeError: ..."``; the findings of
+        the others are still published): each with ``logger.error`` and a
+        ``window/logMessage`` of type Error, once until an analysis comes without it."""
+        for error in errors:
+            if error not in state.errors:
+                message = f"internal error in the analysis of {state.uri}: {error}"
+                logger.error("%s", message)
+                self.window_log_message(t.LogMessageParams(type=t.MessageType.Error,
+                                                           message=message))
+        state.errors = frozenset(errors)
 
     def carried(self, state: DocumentState, version: int, text: str) -> Snapshot:
         """The last good findings of ``state`` moved onto ``text`` (see
@@ -349,12 +363,13 @@ class GradGuardServer(LanguageServer):
 def _analyse_and_select(analyzer: Analyzer, text: str, rules: config.Settings,
                         path: str | None) -> FileResult:
     """Run in the worker thread: the findings of ``text`` that ``rules`` enable for
-    ``path`` and no ``# noqa`` suppresses (or the syntax problem)."""
+    ``path`` and no ``# noqa`` suppresses, with the engine's internal errors (or the
+    syntax problem)."""
     result = analyzer(text)
     if result.syntax_error is not None:
         return result
     enabled = [f for f in result.findings if config.rule_enabled(rules, f.code, path)]
-    return FileResult(findings=tuple(unsuppressed(enabled, text)))
+    return FileResult(findings=tuple(unsuppressed(enabled, text)), errors=result.errors)
 
 
 def _fix_edits(fix: Any) -> list[t.TextEdit] | None:
