@@ -10,7 +10,8 @@ after copy, each copy's top-level functions and classes renamed with a suffix (s
 file reads like one long training module with many models and loops, every hazard of
 the examples included) until it holds at least the asked-for lines. The real server is
 started over stdio (``python -m gradguard.lsp``), as VS Code would start it, the file is
-opened, and then ``--edits`` one-line edits in the middle of the file are sent one at a
+opened, and then ``--edits`` one-line edits in the middle of the file (a trailing comment
+typed and deleted on the code line of a function nearest the middle) are sent one at a
 time; each is timed from sending the ``didChange`` to receiving the
 ``publishDiagnostics`` of that version. The debounce is set to ``--debounce`` ms
 (default 0, so the table shows the analysis, not the wait). Printed beside each row:
@@ -24,38 +25,25 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import re
 import statistics
 import sys
 import time
-from pathlib import Path
 
 from lsprotocol import types as t
 from pygls.lsp.client import LanguageClient
 
-ROOT = Path(__file__).resolve().parent.parent
-_TOP_LEVEL = re.compile(r"^(def|class) (\w+)", re.M)
+from training_code import training_file
 
 
-def training_file(min_lines: int) -> str:
-    """A Python training module of at least ``min_lines`` lines made of renamed copies of
-    the examples (see the module docstring); the same text on every run."""
-    sources = [p.read_text() for p in sorted((ROOT / "examples").glob("*.py"))]
-    if not sources:
-        sys.exit("lsp_latency: no examples/*.py to build a training file from")
-    parts, lines, copy = [], 0, 0
-    while lines < min_lines:
-        for text in sources:
-            body = text.split('\nif __name__ == "__main__":')[0]
-            names = _TOP_LEVEL.findall(body)
-            for _, name in names:
-                body = re.sub(rf"\b{name}\b", f"{name}_{copy}", body)
-            parts.append(body.rstrip() + "\n\n\n")
-            lines += parts[-1].count("\n")
-            copy += 1
-            if lines >= min_lines:
-                break
-    return "".join(parts)
+def code_line_near(text: str, line: int) -> int:
+    """The 0-based line nearest ``line`` that ends a simple statement inside a function:
+    a trailing comment typed there edits that function's code (not a docstring or a
+    module-level statement)."""
+    import ast
+
+    ends = {n.end_lineno - 1 for f in ast.walk(ast.parse(text)) if isinstance(f, ast.FunctionDef)
+            for n in ast.walk(f) if isinstance(n, ast.stmt) and not hasattr(n, "body")}
+    return min(ends, key=lambda end: (abs(end - line), end))
 
 
 def parse_ms(text: str) -> float:
@@ -103,9 +91,7 @@ async def edit_latencies(text: str, edits: int, debounce_ms: int
         if not opened.done():
             hovers.append((time.perf_counter() - start) * 1000)
     lines = text.splitlines()
-    middle = len(lines) // 2
-    while not lines[middle].strip() or lines[middle].rstrip().endswith(("\\", ",", "(")):
-        middle += 1  # a line that can take a trailing comment
+    middle = code_line_near(text, len(lines) // 2)
     column = len(lines[middle])
     latencies = []
     for version in range(2, edits + 2):
