@@ -2,7 +2,9 @@
 
 One :class:`Task` per file goes in, one :class:`FileReport` comes out; the work for a
 file runs in a worker process when there are more than :data:`PARALLEL_THRESHOLD`
-files, and the reports come back in task order.
+files, and the reports come back in task order. The engine's result for a text comes
+from the task's :class:`~gradguard.cache.ResultCache` when it holds one (selection and
+suppression are applied after it, so they never need invalidating).
 """
 
 from __future__ import annotations
@@ -10,11 +12,12 @@ from __future__ import annotations
 import os
 import sys
 import traceback
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
+from typing import Iterator
 
 from gradguard import analysis
-from gradguard.analysis.model import Finding, Message, Pos, SyntaxProblem
+from gradguard.analysis.model import FileResult, Finding, Message, Pos, SyntaxProblem
+from gradguard.cache import ResultCache
 from gradguard.config import Settings, rule_enabled, severity_for
 from gradguard.files import DecodeError, Problem, Source, read_source
 from gradguard.fixes import apply_fixes, compatible_fixes
@@ -31,11 +34,13 @@ MAX_FIX_ROUNDS = 3
 @dataclass(frozen=True)
 class Task:
     """Check the file at ``path`` (absolute) under ``settings``; with ``fix``, also
-    compute the text with the preferred fixes applied."""
+    compute the text with the preferred fixes applied. With a ``cache``, engine
+    results are looked up there first and stored there after analysing."""
 
     path: str
     settings: Settings
     fix: bool = False
+    cache: ResultCache | None = None
 
 
 @dataclass(frozen=True)
@@ -69,13 +74,24 @@ class FileReport:
 def _selected(text: str, task: Task) -> tuple[list[Finding], SyntaxProblem | None]:
     """Analyse ``text``; the findings the settings enable and no comment suppresses,
     or the syntax problem that stopped the analysis."""
-    result = analysis.analyze(text)
+    result = _analyze(text, task.cache)
     for error in result.errors:  # a bug in one rule: say so, keep the other findings
         sys.stderr.write(f"gradguard: internal error in {task.path}: {error}\n")
     if result.syntax_error is not None:
         return [], result.syntax_error
     enabled = [f for f in result.findings if rule_enabled(task.settings, f.code, task.path)]
     return unsuppressed(enabled, text), None
+
+
+def _analyze(text: str, cache: ResultCache | None) -> FileResult:
+    """The engine's result for ``text``: from ``cache`` if it has it, else analysed
+    (and stored in ``cache``)."""
+    result = cache.get(text) if cache is not None else None
+    if result is None:
+        result = analysis.analyze(text)
+        if cache is not None:
+            cache.put(text, result)
+    return result
 
 
 def _syntax_problem(task: Task, error: SyntaxProblem) -> FileReport:
@@ -141,13 +157,26 @@ def check_file(task: Task) -> FileReport:
             internal=True))
 
 
-def check_files(tasks: list[Task], jobs: int | None = None) -> list[FileReport]:
-    """Run :func:`check_file` on every task, in ``jobs`` worker processes (default
-    ``os.cpu_count()``) when there are more than :data:`PARALLEL_THRESHOLD` tasks and
-    ``jobs`` > 1. Reports come back in task order."""
-    jobs = jobs or os.cpu_count() or 1
+def default_jobs() -> int:
+    """The CPUs this process may run on (its affinity mask where the system has one,
+    else the CPU count); at least 1."""
+    try:
+        return len(os.sched_getaffinity(0)) or 1
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+def iter_reports(tasks: list[Task], jobs: int | None = None) -> Iterator[FileReport]:
+    """:func:`check_file` of every task, in task order, as each is ready: in
+    ``jobs`` worker processes (default :func:`default_jobs`) when there are more than
+    :data:`PARALLEL_THRESHOLD` tasks and ``jobs`` > 1, else in this process."""
+    jobs = jobs or default_jobs()
     if jobs <= 1 or len(tasks) <= PARALLEL_THRESHOLD:
-        return [check_file(t) for t in tasks]
+        yield from map(check_file, tasks)
+        return
+    from concurrent.futures import ProcessPoolExecutor  # (imports multiprocessing: slow)
+
     workers = min(jobs, len(tasks))
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        return list(pool.map(check_file, tasks, chunksize=max(1, len(tasks) // (workers * 4))))
+        yield from pool.map(check_file, tasks,
+                            chunksize=max(1, min(16, len(tasks) // (workers * 4))))

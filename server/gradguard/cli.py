@@ -14,11 +14,12 @@ import importlib
 import importlib.util
 import os
 import sys
-from typing import Sequence
+from typing import Iterator, Sequence
 
 from gradguard import __version__, output
 from gradguard.analysis.model import Message
-from gradguard.checker import FileReport, Task, check_files
+from gradguard.cache import ResultCache
+from gradguard.checker import FileReport, Task, iter_reports
 from gradguard.config import ConfigError, SettingsResolver, resolve_selector
 from gradguard.files import Problem, Source, discover, write_atomic
 from gradguard.i18n import default_locale, translator
@@ -80,8 +81,12 @@ def build_parser(tr: gettext.NullTranslations) -> argparse.ArgumentParser:
                        help=_("print the number of findings per rule instead of the findings"))
     check.add_argument("-q", "--quiet", action="store_true",
                        help=_("print only findings and errors, no summary"))
-    check.add_argument("-j", "--jobs", type=positive, default=os.cpu_count() or 1,
-                       metavar="N", help=_("number of worker processes (default: the CPU count)"))
+    check.add_argument("-j", "--jobs", type=positive, metavar="N",
+                       help=_("number of worker processes (default: the CPU count)"))
+    check.add_argument("--no-cache", action="store_true",
+                       help=_("analyse every file, without reading or writing the cache of "
+                              "results (default folder: the user cache folder, or "
+                              "$GRADGUARD_CACHE_DIR)"))
     check.add_argument("--locale", help=_("language of the messages (default: "
                                           "[tool.gradguard] locale, else LANG)"))
     check.set_defaults(run=_run_check)
@@ -136,7 +141,8 @@ def _run_check(args: argparse.Namespace, tr: gettext.NullTranslations) -> int:
     try:
         tr = translator(resolver.for_path(args.paths[0]).locale or default_locale())
         found = list(discover(args.paths, resolver.for_path))
-        tasks = [Task(p, resolver.for_path(p), fix=args.fix or args.diff)
+        cache = None if args.no_cache else ResultCache.open()
+        tasks = [Task(p, resolver.for_path(p), fix=args.fix or args.diff, cache=cache)
                  for p in found if isinstance(p, str)]
     except ConfigError as e:
         _error(tr, e.message.render(tr.gettext))
@@ -144,7 +150,7 @@ def _run_check(args: argparse.Namespace, tr: gettext.NullTranslations) -> int:
     if not found:
         _error(tr, tr.gettext(N_("no Python files found")))
         return 2
-    reports = check_files(tasks, args.jobs)
+    reports = list(_progress(iter_reports(tasks, args.jobs), len(tasks), quiet=args.quiet))
     problems = [p for p in found if isinstance(p, Problem)]
     problems += [r.problem for r in reports if r.problem is not None]
     diagnostics = [d for r in reports for d in r.diagnostics]
@@ -186,6 +192,23 @@ def _run_check(args: argparse.Namespace, tr: gettext.NullTranslations) -> int:
         sys.stdout.write(report)
         sys.stderr.write(output.problem_lines(problems, tr))
     return _exit_status(reports, problems, findings=bool(diagnostics))
+
+
+PROGRESS_MIN_FILES = 50
+"""A progress bar is shown (on a terminal) for at least this many files."""
+
+
+def _progress(reports: Iterator[FileReport], total: int, quiet: bool) -> Iterator[FileReport]:
+    """``reports``, drawing a progress bar (counts and times, no words) on standard
+    error while they come, when it is a terminal, ``total`` >= PROGRESS_MIN_FILES and
+    not ``quiet``. The bar is erased when done; standard output is never touched."""
+    if quiet or total < PROGRESS_MIN_FILES or not sys.stderr.isatty():
+        return reports
+    from tqdm import tqdm
+
+    return tqdm(reports, total=total, file=sys.stderr, leave=False, dynamic_ncols=True,
+                bar_format="{percentage:3.0f}%|{bar}| {n_fmt}/{total_fmt} "
+                           "[{elapsed}<{remaining}]")
 
 
 def _exit_status(reports: list[FileReport], problems: list[Problem], findings: bool) -> int:

@@ -1,0 +1,314 @@
+"""The result cache of ``gradguard check``: one JSON file per analysed text.
+
+An entry holds the engine's raw :class:`~gradguard.analysis.model.FileResult` of one
+text (findings with their fixes, the syntax problem, internal errors), before
+selection, ``# noqa`` and configuration are applied, so that changing the
+configuration never needs to invalidate anything. Entries live under
+``<root>/<fingerprint>/<2 hex>/<62 hex>.json``, named by the SHA-256 of the text;
+``<root>`` is ``$GRADGUARD_CACHE_DIR`` if set, else the user cache folder
+(``platformdirs.user_cache_dir("gradguard")``, e.g. ``~/.cache/gradguard``), and
+``<fingerprint>`` names the code that made them (:func:`code_fingerprint`): results of
+another GradGuard, another libcst or another Python are never served, and opening a
+cache for new code removes the folders of older code.
+
+The folder is writable by the user, so an entry is data to check, not to trust: JSON
+only (never pickle), every field's type checked, every position inside the text, every
+code a known rule's, and the entry's own record of the text hash and fingerprint must
+match. Anything else is a miss, and the entry is rewritten. Writes go to a temporary
+file renamed over the entry (atomic: concurrent workers and runs see a whole entry or
+none). A cache that cannot be read or written costs only its speed-up.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+import os
+import re
+import shutil
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from gradguard import __version__
+from gradguard.analysis.model import (
+    Edit, FileResult, Finding, Fix, Message, Pos, Related, Span, SyntaxProblem,
+)
+from gradguard.fixes import split_lines
+
+CACHE_ENV = "GRADGUARD_CACHE_DIR"
+"""The environment variable that overrides the cache root folder."""
+
+FORMAT = 1
+"""Version of the entry layout; part of the fingerprint."""
+
+_PACKAGE = Path(__file__).resolve().parent
+_CODE_DIR = re.compile(r"[0-9a-f]{32}")
+_TAG = ("Signature: 8a477f597d28d172789f06886806bc55\n"
+        "# This file is a cache directory tag created by gradguard.\n"
+        "# For information about cache directory tags see https://bford.info/cachedir/\n")
+
+
+def cache_root() -> Path:
+    """The folder holding the cache: ``$GRADGUARD_CACHE_DIR`` when set and not empty,
+    else the user cache folder for ``gradguard``."""
+    configured = os.environ.get(CACHE_ENV)
+    if configured:
+        return Path(configured)
+    import platformdirs
+
+    return Path(platformdirs.user_cache_dir("gradguard"))
+
+
+@functools.cache
+def code_fingerprint() -> str:
+    """32 hex digits naming the code whose results the cache may serve: the entry
+    format, GradGuard's version, the contents of every ``.py`` file of the installed
+    ``gradguard`` package (so an edited checkout invalidates), the libcst
+    distribution's name and version, and the Python implementation and version.
+    Computed once per process (reads about 300 kB)."""
+    digest = hashlib.sha256(f"{FORMAT}\0{__version__}\0{sys.implementation.cache_tag}\0"
+                            f"{_libcst_distribution()}\0".encode())
+    for path in sorted(_PACKAGE.rglob("*.py")):
+        digest.update(path.relative_to(_PACKAGE).as_posix().encode() + b"\0")
+        digest.update(hashlib.sha256(path.read_bytes()).digest())
+    return digest.hexdigest()[:32]
+
+
+def _libcst_distribution() -> str:
+    """The ``libcst-X.Y.Z.dist-info`` folder name beside the libcst package (without
+    importing libcst or importlib.metadata, both slow), or "" when not found."""
+    import importlib.util
+
+    spec = importlib.util.find_spec("libcst")
+    if spec is None or not spec.submodule_search_locations:
+        return ""
+    site = os.path.dirname(list(spec.submodule_search_locations)[0])
+    try:
+        names = os.listdir(site)
+    except OSError:
+        return ""
+    return ",".join(sorted(n for n in names
+                           if n.lower().startswith("libcst-") and n.endswith(".dist-info")))
+
+
+def text_key(text: str) -> str:
+    """The SHA-256 (64 hex digits) of ``text`` encoded as UTF-8 (lone surrogates kept)."""
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+@dataclass(frozen=True)
+class ResultCache:
+    """The entries of one code fingerprint under ``folder`` (picklable: workers get a
+    copy). Use :meth:`open` to make one."""
+
+    folder: str
+    fingerprint: str
+
+    @classmethod
+    def open(cls, root: Path | None = None) -> "ResultCache":
+        """The cache for the running code under ``root`` (default :func:`cache_root`).
+        The first time this code opens it, the folders of other code under ``root`` are
+        removed (only folders named like fingerprints). Never raises: a root that
+        cannot be made is found out, and ignored, at the first write."""
+        root = cache_root() if root is None else root
+        fingerprint = code_fingerprint()
+        folder = root / fingerprint
+        if not folder.is_dir():
+            _remove_other_code(root, fingerprint)
+        return cls(str(folder), fingerprint)
+
+    def _path(self, key: str) -> str:
+        return os.path.join(self.folder, key[:2], key[2:] + ".json")
+
+    def get(self, text: str) -> FileResult | None:
+        """The cached result of ``text``, or ``None`` when there is no entry or the
+        entry is unreadable, corrupt, or not this text's and this code's."""
+        key = text_key(text)
+        try:
+            with open(self._path(key), "rb") as f:
+                entry = json.loads(f.read())
+            if (type(entry) is not dict or entry.get("gradguard") != __version__
+                    or entry.get("fingerprint") != self.fingerprint
+                    or entry.get("sha256") != key):
+                return None
+            return _decode_result(entry.get("result"), text)
+        except (OSError, ValueError, TypeError, KeyError, RecursionError):
+            return None
+
+    def put(self, text: str, result: FileResult) -> None:
+        """Store ``result`` as the analysis of ``text`` (atomically). Results that
+        JSON cannot carry exactly (a message argument that is not a str or int) and
+        write errors are skipped silently."""
+        key = text_key(text)
+        try:
+            data = json.dumps({"gradguard": __version__, "fingerprint": self.fingerprint,
+                               "sha256": key, "result": _encode_result(result)},
+                              separators=(",", ":"))
+        except (TypeError, ValueError):
+            return
+        path = self._path(key)
+        try:
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            _tag(os.path.dirname(self.folder))
+            fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".json",
+                                       dir=os.path.dirname(path))
+        except OSError:
+            return
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                f.write(data)
+            os.replace(tmp, path)
+        except OSError:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+
+
+def _tag(root: str) -> None:
+    """Mark ``root`` as a cache (CACHEDIR.TAG: backup tools skip it), once."""
+    tag = os.path.join(root, "CACHEDIR.TAG")
+    if not os.path.exists(tag):
+        with open(tag, "w", encoding="ascii") as f:
+            f.write(_TAG)
+
+
+def _remove_other_code(root: Path, fingerprint: str) -> None:
+    """Delete the fingerprint-named folders of ``root`` other than ``fingerprint``'s."""
+    try:
+        names = os.listdir(root)
+    except OSError:
+        return
+    for name in names:
+        if name != fingerprint and _CODE_DIR.fullmatch(name):
+            shutil.rmtree(root / name, ignore_errors=True)
+
+
+# Encoding: positions as [line, column], spans as [start, end], the rest as objects.
+
+def _pos(p: Pos) -> list[int]:
+    return [p.line, p.column]
+
+
+def _span(s: Span) -> list[list[int]]:
+    return [_pos(s.start), _pos(s.end)]
+
+
+def _message(m: Message) -> dict:
+    for value in m.args.values():
+        if type(value) not in (str, int):
+            raise TypeError(f"message argument {value!r} is not a str or int")
+    return {"msgid": m.msgid, "args": dict(m.args)}
+
+
+def _encode_result(r: FileResult) -> dict:
+    return {
+        "findings": [{
+            "code": f.code, "span": _span(f.span), "message": _message(f.message),
+            "related": [{"span": _span(x.span), "message": _message(x.message)}
+                        for x in f.related],
+            "fixes": [{"title": _message(x.title), "preferred": x.preferred,
+                       "applicability": x.applicability,
+                       "edits": [{"span": _span(e.span), "new_text": e.new_text}
+                                 for e in x.edits]} for x in f.fixes],
+        } for f in r.findings],
+        "syntax_error": None if r.syntax_error is None else {
+            "pos": _pos(r.syntax_error.pos), "message": r.syntax_error.message},
+        "errors": list(r.errors),
+    }
+
+
+class _Invalid(ValueError):
+    """An entry that is not what :func:`_encode_result` writes for this text."""
+
+
+class _Decoder:
+    """Checks and rebuilds an encoded result against the text it claims to describe."""
+
+    def __init__(self, text: str):
+        self.lengths = [len(line.rstrip("\r\n")) for line in split_lines(text)]
+        from gradguard.rules import all_rules
+
+        self.codes = {r.code for r in all_rules()}
+
+    @staticmethod
+    def fields(value: object, *names: str) -> list:
+        if type(value) is not dict or set(value) != set(names):
+            raise _Invalid(f"expected an object with {names}")
+        return [value[n] for n in names]
+
+    @staticmethod
+    def typed(value: object, kind: type) -> object:
+        if type(value) is not kind:
+            raise _Invalid(f"expected {kind.__name__}")
+        return value
+
+    @staticmethod
+    def pair(value: object) -> list:
+        if type(value) is not list or len(value) != 2:
+            raise _Invalid("expected a pair")
+        return value
+
+    def point(self, value: object) -> Pos:
+        line, column = (self.typed(n, int) for n in self.pair(value))
+        if line < 1 or column < 0:
+            raise _Invalid(f"position {line}:{column} is not a position")
+        return Pos(line, column)
+
+    def pos(self, value: object) -> Pos:
+        pos, last = self.point(value), len(self.lengths)
+        if pos.line > last + 1 or pos.column > (self.lengths[pos.line - 1]
+                                                if pos.line <= last else 0):
+            raise _Invalid(f"position {pos.line}:{pos.column} is outside the text")
+        return pos
+
+    def span(self, value: object) -> Span:
+        start, end = self.pair(value)
+        span = Span(self.pos(start), self.pos(end))
+        if span.end < span.start:
+            raise _Invalid("span ends before it starts")
+        return span
+
+    def message(self, value: object) -> Message:
+        msgid, args = self.fields(value, "msgid", "args")
+        for name, arg in self.typed(args, dict).items():
+            if type(arg) not in (str, int):
+                raise _Invalid(f"message argument {name} is not a str or int")
+        return Message(self.typed(msgid, str), args)
+
+    def fix(self, value: object) -> Fix:
+        title, preferred, applicability, edits = self.fields(
+            value, "title", "preferred", "applicability", "edits")
+        if applicability not in ("safe", "unsafe"):
+            raise _Invalid("unknown applicability")
+        return Fix(self.message(title), tuple(
+            Edit(self.span(span), self.typed(new_text, str))
+            for span, new_text in (self.fields(e, "span", "new_text")
+                                   for e in self.typed(edits, list))),
+            preferred=self.typed(preferred, bool), applicability=applicability)
+
+    def finding(self, value: object) -> Finding:
+        code, span, message, related, fixes = self.fields(
+            value, "code", "span", "message", "related", "fixes")
+        if code not in self.codes:
+            raise _Invalid("unknown rule code")
+        return Finding(code, self.span(span), self.message(message), tuple(
+            Related(self.span(s), self.message(m))
+            for s, m in (self.fields(r, "span", "message") for r in self.typed(related, list))),
+            tuple(self.fix(x) for x in self.typed(fixes, list)))
+
+
+def _decode_result(value: object, text: str) -> FileResult:
+    """The :class:`FileResult` encoded in ``value`` for ``text``. Raises ``ValueError``
+    (or ``TypeError``) when ``value`` is not exactly such an encoding."""
+    d = _Decoder(text)
+    findings, syntax_error, errors = d.fields(value, "findings", "syntax_error", "errors")
+    if syntax_error is not None:
+        pos, message = d.fields(syntax_error, "pos", "message")
+        # (a parser's error position may lie past the text's end: it is only printed)
+        syntax_error = SyntaxProblem(d.point(pos), d.typed(message, str))
+    return FileResult(tuple(d.finding(f) for f in d.typed(findings, list)), syntax_error,
+                      tuple(d.typed(e, str) for e in d.typed(errors, list)))

@@ -1,0 +1,252 @@
+"""The result cache (gradguard.cache): exact round trips, validation of what it reads,
+fingerprints, folders, atomic writes."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from gradguard import __version__, cache
+from gradguard.analysis import analyze
+from gradguard.analysis.model import (
+    Edit, FileResult, Finding, Fix, Message, Pos, Related, Span, SyntaxProblem,
+)
+from gradguard.cache import ResultCache, text_key
+
+ROOT = Path(__file__).resolve().parent.parent
+PROGRAMS = sorted(ROOT.glob("examples/*.py")) + sorted(ROOT.glob("tests/programs/*.py"))
+TEXT = "loss = f(x)\nloss.backward()\nloss.backward()\n"
+FINDING = Finding(
+    "GG101", Span.of(3, 0, 3, 15),
+    Message("`{name}` is backwarded after line {line} freed its graph", {"name": "loss", "line": 2}),
+    related=(Related(Span.of(1, 0, 1, 4), Message("graph of `{name}` built here", {"name": "loss"})),),
+    fixes=(Fix(Message("Detach `{name}`", {"name": "loss"}),
+               (Edit(Span.of(2, 4, 2, 4), ".detach()"),), preferred=True),
+           Fix(Message("Keep the graph"), (Edit(Span.of(2, 14, 2, 14), "retain_graph=True"),),
+               applicability="unsafe")))
+RESULT = FileResult((FINDING,), errors=("GG301: Traceback ...\nValueError: x",))
+
+
+@pytest.fixture
+def store(tmp_path):
+    return ResultCache.open(tmp_path / "cache")
+
+
+def entry_path(store: ResultCache, text: str) -> Path:
+    key = text_key(text)
+    return Path(store.folder) / key[:2] / f"{key[2:]}.json"
+
+
+@pytest.mark.parametrize("path", PROGRAMS, ids=lambda p: p.name)
+def test_engine_results_come_back_equal(store, path):
+    text = path.read_text(encoding="utf-8")
+    result = analyze(text)
+    assert store.get(text) is None
+    store.put(text, result)
+    assert store.get(text) == result
+
+
+@pytest.mark.parametrize("text, result", [
+    (TEXT, RESULT),
+    ("x = (\n", FileResult(syntax_error=SyntaxProblem(Pos(2, 0), "unexpected end of file"))),
+    ("x = (\n", FileResult(syntax_error=SyntaxProblem(Pos(9, 40), "past the end is printed only"))),
+    ("", FileResult()),
+    ("a = '\udcff'\r\nb\rc", FileResult(errors=("é \udcff",))),
+], ids=["findings", "syntax error", "syntax error past the end", "empty", "surrogates and CR"])
+def test_results_come_back_equal(store, text, result):
+    store.put(text, result)
+    assert store.get(text) == result
+    assert store.get(text + " ") is None
+
+
+def test_entry_is_json_naming_text_and_code(store):
+    store.put(TEXT, RESULT)
+    entry = json.loads(entry_path(store, TEXT).read_text(encoding="utf-8"))
+    assert (entry["gradguard"], entry["fingerprint"], entry["sha256"]) == (
+        __version__, cache.code_fingerprint(), text_key(TEXT))
+    assert entry["result"]["findings"][0]["fixes"][0] == {
+        "title": {"msgid": "Detach `{name}`", "args": {"name": "loss"}}, "preferred": True,
+        "applicability": "safe", "edits": [{"span": [[2, 4], [2, 4]], "new_text": ".detach()"}]}
+    assert Path(store.folder).parent.joinpath("CACHEDIR.TAG").read_text().startswith(
+        "Signature: 8a477f597d28d172789f06886806bc55\n")
+    assert sorted(p.name for p in Path(store.folder).rglob("*")) == [
+        entry_path(store, TEXT).parent.name, entry_path(store, TEXT).name]  # no temporary file
+
+
+def _edit(entry: dict, how: str) -> None:
+    finding = entry["result"]["findings"][0]
+    if how == "wrong text hash":
+        entry["sha256"] = text_key("other")
+    elif how == "other code":
+        entry["fingerprint"] = "0" * 32
+    elif how == "other version":
+        entry["gradguard"] = "0.0.0"
+    elif how == "line past the text":
+        finding["span"] = [[3, 0], [5, 1]]
+    elif how == "column past the line":
+        finding["related"][0]["span"] = [[1, 0], [1, 12]]
+    elif how == "span backwards":
+        finding["span"] = [[3, 4], [3, 0]]
+    elif how == "line 0":
+        finding["fixes"][0]["edits"][0]["span"] = [[0, 0], [1, 0]]
+    elif how == "unknown code":
+        finding["code"] = "GG999"
+    elif how == "bool as line":
+        finding["span"] = [[True, 0], [3, 1]]
+    elif how == "float argument":
+        finding["message"]["args"]["line"] = 2.0
+    elif how == "extra field":
+        finding["severity"] = "error"
+    elif how == "missing field":
+        del finding["fixes"]
+    elif how == "unknown applicability":
+        finding["fixes"][1]["applicability"] = "maybe"
+    elif how == "preferred not a bool":
+        finding["fixes"][0]["preferred"] = 1
+    elif how == "error not a string":
+        entry["result"]["errors"] = [None]
+    elif how == "three-number position":
+        finding["span"] = [[3, 0, 1], [3, 1]]
+
+
+EDITS = ["wrong text hash", "other code", "other version", "line past the text",
+         "column past the line", "span backwards", "line 0", "unknown code", "bool as line",
+         "float argument", "extra field", "missing field", "unknown applicability",
+         "preferred not a bool", "error not a string", "three-number position"]
+
+
+@pytest.mark.parametrize("how", EDITS)
+def test_edited_entries_are_misses(store, how):
+    store.put(TEXT, RESULT)
+    path = entry_path(store, TEXT)
+    entry = json.loads(path.read_text(encoding="utf-8"))
+    _edit(entry, how)
+    path.write_text(json.dumps(entry), encoding="utf-8")
+    assert store.get(TEXT) is None
+    store.put(TEXT, RESULT)  # rewritten
+    assert store.get(TEXT) == RESULT
+
+
+@pytest.mark.parametrize("data", [
+    b"", b"{", b"\xff\xfe", b"[]", b"null", b'{"result": 1}', b"[" * 100_000 + b"]" * 100_000,
+], ids=["empty", "truncated", "not utf-8", "list", "null", "wrong shape", "deep nesting"])
+def test_corrupt_entries_are_misses(store, data):
+    store.put(TEXT, RESULT)
+    entry_path(store, TEXT).write_bytes(data)
+    assert store.get(TEXT) is None
+
+
+def test_entry_of_a_folder_is_a_miss(store):
+    entry_path(store, TEXT).mkdir(parents=True)
+    assert store.get(TEXT) is None
+    store.put(TEXT, RESULT)  # cannot replace a folder: skipped, no temporary file left
+    assert store.get(TEXT) is None
+    assert [p.name for p in entry_path(store, TEXT).parent.iterdir()] == [entry_path(store, TEXT).name]
+
+
+def test_results_json_cannot_carry_are_not_stored(store):
+    odd = FileResult((Finding("GG101", Span.of(1, 0, 1, 1), Message("{x}", {"x": 1.5})),))
+    store.put(TEXT, odd)
+    assert not entry_path(store, TEXT).exists()
+
+
+def test_unwritable_root_costs_nothing_but_the_cache(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    store = ResultCache.open(blocker / "cache")
+    store.put(TEXT, RESULT)
+    assert store.get(TEXT) is None
+
+
+def test_root_is_the_environment_variable_else_the_user_cache_folder(monkeypatch, tmp_path):
+    import platformdirs
+
+    monkeypatch.setenv("GRADGUARD_CACHE_DIR", str(tmp_path))
+    assert cache.cache_root() == tmp_path
+    monkeypatch.setenv("GRADGUARD_CACHE_DIR", "")
+    assert cache.cache_root() == Path(platformdirs.user_cache_dir("gradguard"))
+    monkeypatch.delenv("GRADGUARD_CACHE_DIR")
+    assert cache.cache_root() == Path(platformdirs.user_cache_dir("gradguard"))
+    assert ResultCache.open().folder == str(
+        Path(platformdirs.user_cache_dir("gradguard")) / cache.code_fingerprint())
+
+
+def test_fingerprint_follows_the_package_sources(monkeypatch, tmp_path):
+    package = tmp_path / "gradguard"
+    (package / "analysis").mkdir(parents=True)
+    (package / "__init__.py").write_text("x = 1\n")
+    (package / "analysis" / "engine.py").write_text("def f(): pass\n")
+    monkeypatch.setattr(cache, "_PACKAGE", package)
+    cache.code_fingerprint.cache_clear()
+    try:
+        first = cache.code_fingerprint()
+        assert cache.code_fingerprint() == first and len(first) == 32
+        (package / "analysis" / "engine.py").write_text("def f(): return 1\n")
+        assert cache.code_fingerprint() == first  # computed once per process
+        cache.code_fingerprint.cache_clear()
+        second = cache.code_fingerprint()
+        (package / "analysis" / "rules.py").write_text("")
+        cache.code_fingerprint.cache_clear()
+        third = cache.code_fingerprint()
+    finally:
+        cache.code_fingerprint.cache_clear()
+    assert len({first, second, third}) == 3
+
+
+def test_fingerprint_names_the_libcst_distribution():
+    assert cache._libcst_distribution().startswith("libcst-")
+    assert cache._libcst_distribution().endswith(".dist-info")
+
+
+def test_new_code_removes_only_the_folders_of_other_code(tmp_path, monkeypatch):
+    root = tmp_path / "cache"
+    old = ResultCache("unused", "a" * 32)
+    monkeypatch.setattr(cache, "code_fingerprint", lambda: old.fingerprint)
+    ResultCache.open(root).put(TEXT, RESULT)
+    (root / "notes").mkdir()
+    (root / ("g" * 32)).mkdir()
+    monkeypatch.setattr(cache, "code_fingerprint", lambda: "c" * 32)
+    new = ResultCache.open(root)
+    assert new.get(TEXT) is None
+    new.put(TEXT, RESULT)
+    assert sorted(p.name for p in root.iterdir()) == ["CACHEDIR.TAG", "c" * 32, "g" * 32, "notes"]
+    monkeypatch.setattr(cache, "code_fingerprint", lambda: "a" * 32)
+    assert ResultCache.open(root).get(TEXT) is None  # the old code's entries are gone
+
+
+def test_cache_is_picklable_for_workers(store):
+    import pickle
+
+    assert pickle.loads(pickle.dumps(store)) == store
+
+
+def test_entries_are_written_atomically(store, monkeypatch):
+    seen = []
+    real_replace = os.replace
+
+    def replace(src, dst):
+        seen.append((os.path.basename(src).startswith(".tmp-"), dst, Path(src).read_bytes()))
+        return real_replace(src, dst)
+
+    monkeypatch.setattr(os, "replace", replace)
+    store.put(TEXT, RESULT)
+    [(temporary, dst, data)] = seen
+    assert temporary and dst == str(entry_path(store, TEXT))
+    assert json.loads(data)["sha256"] == text_key(TEXT)
+
+
+def test_every_field_of_the_model_is_carried():
+    """A field added to the model must be added to the cache's encoding (and its
+    FORMAT bumped): this lists the fields the encoding carries."""
+    import dataclasses
+
+    carried = {Finding: {"code", "span", "message", "related", "fixes"},
+               Fix: {"title", "edits", "preferred", "applicability"},
+               Edit: {"span", "new_text"}, Related: {"span", "message"},
+               Message: {"msgid", "args"}, SyntaxProblem: {"pos", "message"},
+               FileResult: {"findings", "syntax_error", "errors"},
+               Span: {"start", "end"}, Pos: {"line", "column"}}
+    assert {k: {f.name for f in dataclasses.fields(k)} for k in carried} == carried
