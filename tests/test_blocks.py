@@ -4,43 +4,12 @@ returns, after every edit of long random edit sequences over real training scrip
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
 import pytest
+from edits import SCRIPTS, random_edit
 
 from gradguard.analysis.blocks import BlockParser
 from gradguard.analysis.engine import parse
-
-ROOT = Path(__file__).resolve().parent.parent
-SCRIPTS = sorted((ROOT / "examples").glob("*.py")) + sorted((ROOT / "tests" / "programs").glob("*.py"))
-
-# what people type: code, brackets and quotes left open, comments at every indent, line
-# breaks of every kind, indentation changes
-SNIPPETS = ["x", "(", ")", '"""', "'", "#", "# note\n", "    # deep\n", "\n", "\r\n", "\r",
-            "    ", "\t", "def g():\n    return 1\n", "class K:\n  a = 1\n", "@dec\n",
-            "loss.backward()\n", "h = h.detach()\n", "else:\n", "  ", "\\\n", "é", "😀"]
-
-
-def _edit(rng: random.Random, text: str) -> str:
-    lines = text.splitlines(keepends=True) or [""]
-    kind = rng.random()
-    if kind < 0.45:
-        at = rng.randrange(len(text) + 1)
-        return text[:at] + rng.choice(SNIPPETS) + text[at:]
-    if kind < 0.75:
-        at = rng.randrange(len(text) + 1)
-        return text[:at] + text[at + rng.randrange(1, 40):]
-    if kind < 0.85:  # a whole line moved
-        i, j = rng.randrange(len(lines)), rng.randrange(len(lines))
-        line = lines.pop(i)
-        lines.insert(j, line)
-        return "".join(lines)
-    if kind < 0.95:  # a line indented or dedented
-        i = rng.randrange(len(lines))
-        lines[i] = ("    " + lines[i]) if rng.random() < 0.5 else lines[i][4:]
-        return "".join(lines)
-    return text[: rng.randrange(len(text) + 1)]
-
 
 def _check(parser: BlockParser, text: str):
     """The incremental parse of ``text`` (None when it does not parse), checked."""
@@ -67,7 +36,7 @@ def test_incremental_parse_equals_a_full_parse_after_every_edit(script):
     text = good = base
     partial = parsed_ok = 0
     for _ in range(200):
-        text = _edit(rng, text)
+        text = random_edit(rng, text)
         got = _check(parser, text)
         if got is not None:
             good = text
@@ -91,4 +60,4 @@ def test_an_edit_reparses_only_the_touched_blocks_and_keeps_the_other_nodes():
     assert after.blocks[0].node is before.blocks[0].node
     assert after.blocks[1].node is before.blocks[1].node
     assert after.blocks[2].node is not before.blocks[2].node
-    assert after.starts == (0, 1, 5, 9)
+    assert after.starts == (0, 1, 5, 9, 13)

@@ -5,6 +5,8 @@ Entry point: :func:`analyze`.
 
 from __future__ import annotations
 
+from typing import Callable
+
 from gradguard.analysis.model import FileResult
 
 
@@ -19,3 +21,12 @@ def analyze(text: str) -> FileResult:
     from gradguard.analysis.engine import analyze_text
 
     return analyze_text(text)
+
+
+def incremental_analyzer() -> Callable[[str], FileResult]:
+    """A new analyser for successive texts of one document (the language server makes
+    one per open document): same results as :func:`analyze`, but an edit re-parses only
+    the statements it touched and re-runs only the roots whose code it changed."""
+    from gradguard.analysis.engine import Engine
+
+    return Engine(incremental=True).analyze

@@ -93,7 +93,7 @@ def _starts(blocks) -> tuple[int, ...]:
     return tuple(out)
 
 
-def _common_prefix(a: str, b: str) -> int:
+def common_prefix(a: str, b: str) -> int:
     """Length of the longest common prefix (binary search over C-level comparisons)."""
     lo, hi = 0, min(len(a), len(b))
     while lo < hi:
@@ -105,7 +105,8 @@ def _common_prefix(a: str, b: str) -> int:
     return lo
 
 
-def _common_suffix(a: str, b: str, limit: int) -> int:
+def common_suffix(a: str, b: str, limit: int) -> int:
+    """Length of the longest common suffix, at most ``limit``."""
     lo, hi = 0, limit
     while lo < hi:
         mid = (lo + hi + 1) // 2
@@ -159,8 +160,8 @@ class BlockParser:
         offsets = [0]
         for b in blocks:
             offsets.append(offsets[-1] + len(b.text))
-        prefix = _common_prefix(old, text)
-        suffix = _common_suffix(old, text, min(len(old), len(text)) - prefix)
+        prefix = common_prefix(old, text)
+        suffix = common_suffix(old, text, min(len(old), len(text)) - prefix)
         changed_end = len(old) - suffix
         first = next(i for i in range(len(blocks)) if offsets[i + 1] >= prefix)
         last_i = next((i for i in range(first, len(blocks)) if offsets[i + 1] >= changed_end),

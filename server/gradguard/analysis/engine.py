@@ -2,8 +2,17 @@
 
 Roots: the module body (calls into functions and classes of the file are interpreted
 inline, with the caller's values), then every top-level function and every method alone
-(parameters unknown). A cheap text test skips files, and functions, from which no
-backward-like call is reachable.
+(parameters unknown), except those the module body reached. A cheap text test skips
+files, and functions, from which no backward-like call is reachable.
+
+Each root runs in its own interpreter (function roots start from the names the module
+body left) and gets its own findings; the file's findings are their union, the first of
+equal ``(code, span)`` kept, roots in file order. That independence is what lets the
+language server's :class:`Engine` (``incremental=True``, one per document) reuse a
+function root's findings after an edit: they are kept with what the root read (its own
+text, the texts of the functions and methods it inlined, and the module key: module-level
+statements, def and class headers, and whatever the module body inlined) and reused while
+all of it is unchanged, moved to the lines the edit shifted them to.
 """
 
 from __future__ import annotations
@@ -11,15 +20,19 @@ from __future__ import annotations
 import ast
 import re
 import warnings
+from dataclasses import dataclass
 
 import libcst as cst
 
 from gradguard.analysis import torchapi as T
+from gradguard.analysis.blocks import BlockParser, common_prefix, common_suffix
 from gradguard.analysis.interp import Interpreter
-from gradguard.analysis.model import FileResult, Finding, Pos, SyntaxProblem
+from gradguard.analysis.model import (FileResult, Finding, Pos, SyntaxProblem, finding_lines,
+                                      moved_finding)
 from gradguard.analysis.source import Source
 
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
 
 def _too_deep(text: str) -> bool:
@@ -67,45 +80,18 @@ def _syntax_message(e: cst.ParserSyntaxError) -> tuple[int, int, str]:
     return e.raw_line, e.raw_column, msg
 
 
-def analyze_text(text: str) -> FileResult:
-    """Analyse one source text; see :func:`gradguard.analysis.analyze`."""
-    if text.startswith("\ufeff"):
-        text = text[1:]
-    if not any(tok in text for tok in T.TRIGGER_TOKENS):
-        module, problem = parse(text)
-        return FileResult(syntax_error=problem)
-    module, problem = parse(text)
-    if module is None:
-        return FileResult(syntax_error=problem)
-    errors: list[str] = []
-    try:
-        findings = _findings(text, module, errors)
-    except RecursionError:
-        return FileResult(syntax_error=SyntaxProblem(Pos(1, 0), "too deeply nested to analyse"))
-    return FileResult(findings=tuple(sorted(findings, key=lambda f: (f.span, f.code))),
-                      errors=tuple(errors))
-
-
-def _triggered(module: cst.Module) -> tuple[set, dict]:
-    """Names of the file's functions and methods from which a backward-like call can be
-    reached, by text (a function whose code names a triggered function is triggered)."""
-    codes = {}
-    for stmt in module.body:
-        if isinstance(stmt, cst.FunctionDef):
-            codes[stmt] = (stmt.name.value, module.code_for_node(stmt))
-        elif isinstance(stmt, cst.ClassDef) and isinstance(stmt.body, cst.IndentedBlock):
-            for m in stmt.body.body:
-                if isinstance(m, cst.FunctionDef):
-                    codes[m] = (m.name.value, module.code_for_node(m))
-    hot = {n for n, (name, code) in codes.items() if any(t in code for t in T.TRIGGER_TOKENS)}
-    words = {n: set(_WORD.findall(code)) for n, (_, code) in codes.items()}
+def _triggered(defs: dict) -> set:
+    """The functions and methods (of ``defs``: node -> :class:`_Def`) from which a
+    backward-like call can be reached, by text (a function whose code names a triggered
+    function is triggered)."""
+    hot = {n for n, d in defs.items() if d.trigger}
     changed = True
     while changed:
-        hot_names = {codes[n][0] for n in hot} | {"forward"}
-        new = {n for n in codes if n not in hot and words[n] & hot_names}
+        hot_names = {defs[n].name for n in hot} | {"forward"}
+        new = {n for n, d in defs.items() if n not in hot and d.words & hot_names}
         changed = bool(new)
         hot |= new
-    return hot, codes
+    return hot
 
 
 def _hints(interp: Interpreter) -> list:
@@ -136,31 +122,285 @@ def _isolated(errors: list, what: str, run) -> None:
         errors.append(f"{what}: {type(e).__name__}: {e}")
 
 
-def _findings(text: str, module: cst.Module, errors: list) -> list[Finding]:
-    from gradguard.rules import registry
+@dataclass(frozen=True)
+class _Def:
+    """A top-level function or a method: its qualified name, code, words and whether
+    its code holds a backward-like token."""
 
-    interp = Interpreter(module)
-    _isolated(errors, "module", interp.run_module)
-    # a function the module's code reached was interpreted with its callers' real values:
-    # alone, with unknown parameters, it would only say less, or guess
-    hot = {f for f in _triggered(module)[0] if id(f) not in interp.inlined}
-    for stmt in module.body:
-        if isinstance(stmt, cst.FunctionDef) and stmt in hot:
-            _isolated(errors, stmt.name.value, lambda: interp.run_function(stmt, None))
-        elif isinstance(stmt, cst.ClassDef):
-            info = interp.class_info(stmt)
-            for m in info.methods.values():
-                if m in hot:
-                    _isolated(errors, f"{stmt.name.value}.{m.name.value}",
-                              lambda: interp.run_function(m, info))
-    if not (interp.hazards or interp.detaches or interp.inplace or interp.accumulations or
-            interp.retained_carries):
-        return []
-    src = Source(text, module, _hints(interp))
-    out: dict = {}
-    for code, build in registry.finding_builders(interp, src):
-        found = []
-        _isolated(errors, code, lambda: found.extend(build()))
-        for finding in found:
-            out.setdefault((finding.code, finding.span), finding)
-    return list(out.values())
+    qualname: str
+    name: str
+    code: str
+    words: frozenset
+    trigger: bool
+
+    @staticmethod
+    def of(qualname: str, node: cst.FunctionDef, code: str) -> "_Def":
+        return _Def(qualname, node.name.value, code, frozenset(_WORD.findall(code)),
+                    any(t in code for t in T.TRIGGER_TOKENS))
+
+
+_STUB = cst.SimpleStatementSuite(body=[cst.Pass()])
+
+
+class _Statement:
+    """What the engine derives from one top-level statement (kept per statement node,
+    so across edits elsewhere): its functions and methods, and (on demand) its header:
+    a def's signature, a class without its methods' bodies, any other statement whole."""
+
+    def __init__(self, module: cst.Module, stmt: cst.CSTNode):
+        self.stmt = stmt
+        self.defs: dict = {}
+        self._header: str | None = None
+        code = module.code_for_node
+        if isinstance(stmt, cst.FunctionDef):
+            self.defs[stmt] = _Def.of(stmt.name.value, stmt, code(stmt))
+        elif isinstance(stmt, cst.ClassDef) and isinstance(stmt.body, cst.IndentedBlock):
+            for m in stmt.body.body:
+                if isinstance(m, cst.FunctionDef):
+                    self.defs[m] = _Def.of(f"{stmt.name.value}.{m.name.value}", m, code(m))
+
+    def header(self, module: cst.Module) -> str:
+        """The statement's code without comments and blank lines before it, and without
+        the bodies of its functions and methods."""
+        if self._header is None:
+            stmt = self.stmt
+            if isinstance(stmt, cst.FunctionDef):
+                stmt = stmt.with_changes(body=_STUB)
+            elif self.defs:
+                stmt = stmt.with_changes(body=stmt.body.with_changes(
+                    body=[m.with_changes(body=_STUB, leading_lines=()) if m in self.defs
+                          else m for m in stmt.body.body]))
+            self._header = module.code_for_node(stmt.with_changes(leading_lines=()))
+        return self._header
+
+
+@dataclass(frozen=True)
+class _Root:
+    """A function root: ``key`` names it (its qualified name, ``#2``... for a later
+    def of the same name), ``cls`` is the class statement of a method."""
+
+    key: str
+    func: cst.FunctionDef
+    cls: cst.ClassDef | None
+
+
+@dataclass(frozen=True)
+class _RootResult:
+    """A function root's findings and errors, with what they were computed from: the
+    module key, and ``(key, code)`` of itself and each function and method it inlined;
+    ``lines`` is the first and last line its findings touch ((0, 0) for none)."""
+
+    module_key: tuple
+    reads: tuple
+    findings: tuple
+    errors: tuple
+    lines: tuple
+
+    @staticmethod
+    def of(module_key: tuple, reads, findings, errors) -> "_RootResult":
+        spans = [finding_lines(f) for f in findings]
+        lines = (min(lo for lo, _ in spans), max(hi for _, hi in spans)) if spans else (0, 0)
+        return _RootResult(module_key, tuple(reads), tuple(findings), tuple(errors), lines)
+
+
+def _keyed_defs(module: cst.Module, statements: dict) -> dict:
+    """Every top-level function and method: node -> (unique key, :class:`_Def`)."""
+    out, seen = {}, {}
+    for st in module.body:
+        for node, d in statements[st].defs.items():
+            n = seen[d.qualname] = seen.get(d.qualname, 0) + 1
+            out[node] = (d.qualname if n == 1 else f"{d.qualname}#{n}", d)
+    return out
+
+
+def _root_runs(module: cst.Module, statements: dict, defs: dict, inlined: set) -> list:
+    """The function roots in file order: every triggered function and method the module
+    body did not reach."""
+    hot = {f for f in _triggered({n: d for n, (_, d) in defs.items()}) if id(f) not in inlined}
+    return [_Root(defs[node][0], node, stmt if node is not stmt else None)
+            for stmt in module.body for node in statements[stmt].defs if node in hot]
+
+
+@dataclass(frozen=True)
+class _Change:
+    """The change from one text to the next as one changed range of lines (found as the
+    texts' common prefix and suffix): lines before ``first`` stay, lines after ``last``
+    move by ``delta``, lines in between (the partly changed first and last included) map
+    to None. Call it as a :data:`~gradguard.analysis.model.LineMap`."""
+
+    first: int
+    last: int
+    delta: int
+
+    @staticmethod
+    def between(old: str, new: str) -> "_Change":
+        prefix = common_prefix(old, new)
+        suffix = common_suffix(old, new, min(len(old), len(new)) - prefix)
+        count = _LINE_BREAK.findall
+        first = len(count(old, 0, prefix)) + 1
+        last = first + len(count(old, prefix, len(old) - suffix))
+        return _Change(first, last, len(count(new, prefix, len(new) - suffix)) - (last - first))
+
+    def __call__(self, line: int) -> int | None:
+        if line < self.first:
+            return line
+        if line > self.last:
+            return line + self.delta
+        return None
+
+
+class Engine:
+    """Analyses texts of one file; with ``incremental``, successive texts of one
+    document, reusing the work of the previous ones (see the module docstring).
+
+    :meth:`analyze` never raises for bad input. ``last_run`` counts, for the last text,
+    the function roots interpreted (``run``) and reused (``reused``), and the characters
+    libcst parsed (``parsed``)."""
+
+    def __init__(self, incremental: bool = False):
+        self.incremental = incremental
+        self._parser = BlockParser(parse) if incremental else None
+        self._text: str | None = None
+        self._statements: dict = {}
+        self._spans: dict = {}
+        self._roots: dict[str, _RootResult] = {}
+        self.last_run: dict = {}
+
+    def analyze(self, text: str) -> FileResult:
+        """The findings of ``text``; see :func:`gradguard.analysis.analyze`."""
+        if text.startswith("\ufeff"):
+            text = text[1:]
+        if self.incremental:
+            parsed, problem = self._parser.parse(text)
+            module = parsed.module if parsed is not None else None
+        else:
+            parsed = None
+            module, problem = parse(text)
+        if module is None:
+            return FileResult(syntax_error=problem)
+        self.last_run = {"run": 0, "reused": 0,
+                         "parsed": parsed.reparsed if parsed is not None else len(text)}
+        self._keep(text, module)
+        if not any(tok in text for tok in T.TRIGGER_TOKENS):
+            return FileResult()
+        errors: list[str] = []
+        try:
+            findings = self._findings(text, module, parsed, errors)
+        except RecursionError:
+            self._roots = {}
+            return FileResult(syntax_error=SyntaxProblem(Pos(1, 0), "too deeply nested to analyse"))
+        return FileResult(findings=tuple(sorted(findings, key=lambda f: (f.span, f.code))),
+                          errors=tuple(errors))
+
+    def _keep(self, text: str, module: cst.Module) -> None:
+        """Move what is kept across texts to ``text``: per-statement facts and positions
+        of the statements still there; function root results, to their new lines (a
+        result with anything on a changed line is dropped)."""
+        if not self.incremental:
+            return
+        body = set(module.body)
+        self._statements = {st: v for st, v in self._statements.items() if st in body}
+        self._spans = {st: v for st, v in self._spans.items() if st in body}
+        if self._text is not None and self._text != text and self._roots:
+            change = _Change.between(self._text, text)
+            kept = {}
+            for key, res in self._roots.items():
+                lo, hi = res.lines
+                if hi < change.first or (lo > change.last and not change.delta):
+                    kept[key] = res  # nothing of it moves
+                    continue
+                moved = [moved_finding(f, change) for f in res.findings]
+                if all(f is not None for f in moved):
+                    kept[key] = _RootResult.of(res.module_key, res.reads, moved, res.errors)
+            self._roots = kept
+        self._text = text
+
+    def _reusable(self, root: _Root, module_key: tuple, codes: dict) -> _RootResult | None:
+        cached = self._roots.get(root.key)
+        if cached is None or cached.module_key != module_key or \
+                cached.reads[0] != (root.key, codes[root.key]):
+            return None
+        return cached if all(codes.get(k) == c for k, c in cached.reads) else None
+
+    def _findings(self, text: str, module: cst.Module, parsed, errors: list) -> list[Finding]:
+        from gradguard.rules import registry
+
+        statements = self._statements if self.incremental else {}
+        for st in module.body:
+            if st not in statements:
+                statements[st] = _Statement(module, st)
+        main = Interpreter(module)
+        _isolated(errors, "module", main.run_module)
+        defs = _keyed_defs(module, statements)
+        # a function the module's code reached was interpreted with its callers' real
+        # values: alone, with unknown parameters, it would only say less, or guess
+        roots = _root_runs(module, statements, defs, main.inlined)
+        codes = {key: d.code for key, d in defs.values()}
+        module_key = self._module_key(module, statements, main.inlined) \
+            if self.incremental else ()
+        results: dict = {}
+        runs = [(None, main, [])]
+        for root in roots:
+            cached = self._reusable(root, module_key, codes) if self.incremental else None
+            if cached is not None:
+                results[root.key] = (cached.findings, cached.errors)
+                self.last_run["reused"] += 1
+                continue
+            interp = main.for_root()
+            info = interp.class_info(root.cls) if root.cls is not None else None
+            root_errors: list = []
+            _isolated(root_errors, root.key, lambda: interp.run_function(root.func, info))
+            runs.append((root, interp, root_errors))
+            self.last_run["run"] += 1
+        src = None
+        for root, interp, root_errors in runs:
+            found: list = []
+            if interp.hazards or interp.detaches or interp.inplace or \
+                    interp.accumulations or interp.retained_carries:
+                if src is None:
+                    src = self._source(text, module, parsed, runs)
+                for code, build in registry.finding_builders(interp, src):
+                    _isolated(root_errors, code, lambda: found.extend(build()))
+            key = root.key if root is not None else None
+            results[key] = (tuple(found), tuple(root_errors))
+            if root is not None and self.incremental:
+                reads = [(root.key, codes[root.key])] + sorted(
+                    {(k, d.code) for n, (k, d) in defs.items()
+                     if id(n) in interp.inlined and n is not root.func})
+                self._roots[root.key] = _RootResult.of(module_key, reads, found, root_errors)
+        if self.incremental:
+            live = {root.key for root in roots}
+            self._roots = {k: r for k, r in self._roots.items() if k in live}
+        out: dict = {}
+        for key in [None] + [root.key for root in roots]:
+            found, root_errors = results[key]
+            errors.extend(root_errors)
+            for finding in found:
+                out.setdefault((finding.code, finding.span), finding)
+        return list(out.values())
+
+    def _source(self, text: str, module: cst.Module, parsed, runs) -> Source:
+        hints = [h for _, interp, _ in runs for h in _hints(interp)]
+        if parsed is None:
+            return Source(text, module, hints)
+        header = len(module.header)
+        starts = {b.node: line + (header if i == 0 else 0)
+                  for i, (b, line) in enumerate(zip(parsed.blocks, parsed.starts))}
+        return Source(text, module, hints, starts, self._spans)
+
+    @staticmethod
+    def _module_key(module: cst.Module, statements: dict, inlined: set) -> tuple:
+        """What every function root reads besides its own code and what it inlines: the
+        module-level statements, the headers of functions and classes, and the full code
+        of the functions and methods the module body interpreted."""
+        key = []
+        for st in module.body:
+            info = statements[st]
+            key.append(info.header(module))
+            key.extend(d.code for n, d in info.defs.items() if id(n) in inlined)
+        return tuple(key)
+
+
+def analyze_text(text: str) -> FileResult:
+    """Analyse one source text; see :func:`gradguard.analysis.analyze`."""
+    return Engine().analyze(text)

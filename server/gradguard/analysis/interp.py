@@ -210,7 +210,7 @@ class Interpreter:
     method; read :attr:`hazards`, :attr:`detaches` and :attr:`segs`.
     """
 
-    def __init__(self, module: cst.Module):
+    def __init__(self, module: cst.Module, tops: dict | None = None):
         self.module = module
         self.segs: dict[int, Seg] = {}
         self.hazards: list[Hazard] = []
@@ -243,12 +243,13 @@ class Interpreter:
         self._seen_detach: set = set()
         self.loop_keys: dict[int, int] = {}
         # top-level statement of each function and method, for position hints
-        self.tops: dict[int, cst.CSTNode] = {}
-        for st in module.body:
-            self.tops[id(st)] = st
-            if isinstance(st, cst.ClassDef) and isinstance(st.body, cst.IndentedBlock):
-                for m in st.body.body:
-                    self.tops[id(m)] = st
+        self.tops: dict[int, cst.CSTNode] = tops if tops is not None else {}
+        if tops is None:
+            for st in module.body:
+                self.tops[id(st)] = st
+                if isinstance(st, cst.ClassDef) and isinstance(st.body, cst.IndentedBlock):
+                    for m in st.body.body:
+                        self.tops[id(m)] = st
         self.event_tops: list = []
         self.inlined: set[int] = set()
         self.pass_loop: dict[int, int] = {}
@@ -267,6 +268,18 @@ class Interpreter:
         # later roots see the module's names, but not its graphs
         self.global_env = {k: Binding(self._strip(b.val), b.stmt)
                            for k, b in self.state.env.items() if k[0] in ("G", "@")}
+
+    def for_root(self) -> "Interpreter":
+        """A fresh interpreter for another root of the same module, starting from what
+        :meth:`run_module` left here (module-level names, classes, which objects are
+        submodules of which, in-place module constructors) and sharing nothing else, so
+        each root's events depend only on the module and that root."""
+        other = Interpreter(self.module, self.tops)
+        other.global_env = self.global_env
+        other.classes = dict(self.classes)
+        other.submodules = {k: set(v) for k, v in self.submodules.items()}
+        other.inplace_ctors = dict(self.inplace_ctors)
+        return other
 
     def run_function(self, func: cst.FunctionDef, cls: ClassInfo | None) -> None:
         """Interpret one function or method alone, its parameters unknown."""

@@ -9,8 +9,8 @@ English gettext msgids plus named arguments, rendered later by :mod:`gradguard.i
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Mapping
+from dataclasses import dataclass, field, replace
+from typing import Callable, Mapping
 
 
 @dataclass(frozen=True, order=True)
@@ -123,3 +123,73 @@ class FileResult:
     findings: tuple[Finding, ...] = ()
     syntax_error: SyntaxProblem | None = None
     errors: tuple[str, ...] = ()
+
+
+LineMap = Callable[[int], "int | None"]
+"""Old 1-based line -> new 1-based line, or None when the line was edited away."""
+
+
+def _moved_span(span: Span, mapped: LineMap) -> Span | None:
+    start, end = mapped(span.start.line), mapped(span.end.line)
+    if start is None or end is None:
+        return None
+    return Span(Pos(start, span.start.column), Pos(end, span.end.column))
+
+
+def _moved_message(message: Message, mapped: LineMap) -> Message | None:
+    """The message with its line arguments (``line`` and ``*_line``) moved."""
+    args = dict(message.args)
+    for key, value in message.args.items():
+        if (key == "line" or key.endswith("_line")) and isinstance(value, int):
+            args[key] = mapped(value)
+            if args[key] is None:
+                return None
+    return replace(message, args=args)
+
+
+def finding_lines(finding: Finding) -> tuple[int, int]:
+    """The first and last line anything of ``finding`` is on or quotes (its span,
+    related locations, fix edits, and line arguments of its messages)."""
+    lines = [finding.span.start.line, finding.span.end.line]
+    messages = [finding.message]
+    for r in finding.related:
+        lines += (r.span.start.line, r.span.end.line)
+        messages.append(r.message)
+    for fix in finding.fixes:
+        lines += [line for e in fix.edits for line in (e.span.start.line, e.span.end.line)]
+        messages.append(fix.title)
+    lines += [v for msg in messages for k, v in msg.args.items()
+              if (k == "line" or k.endswith("_line")) and isinstance(v, int)]
+    return min(lines), max(lines)
+
+
+def moved_finding(finding: Finding, mapped: LineMap, strict: bool = True) -> Finding | None:
+    """``finding`` moved to the lines ``mapped`` gives (its span, related locations, fix
+    edits, and the line numbers its messages quote: arguments named ``line`` or ending in
+    ``_line`` are 1-based lines by convention).
+
+    With ``strict``, None when anything in it sits on a line that does not map. Without,
+    None only when its own span does not map; related locations and fixes that do not map
+    are dropped (no edit may land on a line it was not computed for).
+    """
+    span = _moved_span(finding.span, mapped)
+    message = _moved_message(finding.message, mapped)
+    if span is None or message is None:
+        return None
+    related, fixes = [], []
+    for r in finding.related:
+        moved = _moved_span(r.span, mapped)
+        msg = _moved_message(r.message, mapped)
+        if moved is not None and msg is not None:
+            related.append(replace(r, span=moved, message=msg))
+        elif strict:
+            return None
+    for fix in finding.fixes:
+        edits = [replace(e, span=_moved_span(e.span, mapped)) for e in fix.edits]
+        title = _moved_message(fix.title, mapped)
+        if title is not None and all(e.span is not None for e in edits):
+            fixes.append(replace(fix, title=title, edits=tuple(edits)))
+        elif strict:
+            return None
+    return replace(finding, span=span, message=message, related=tuple(related),
+                   fixes=tuple(fixes))

@@ -9,6 +9,7 @@ endings) is kept.
 
 from __future__ import annotations
 
+import collections
 import re
 
 import libcst as cst
@@ -25,21 +26,30 @@ _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 class Source:
     """One parsed file: its text, lines, newline style and node positions.
 
-    ``text`` is the source without a BOM; lines are 1-based in :meth:`line`.
+    ``text`` is the source without a BOM; lines are 1-based in :meth:`line`. ``hints``
+    lists the top-level statements to resolve positions in first. ``starts`` may give
+    the 0-based line each top-level statement (without its leading lines' header) starts
+    on, when the caller knows it (the incremental parser does); ``cache`` may hold, per
+    top-level statement node, the spans of its nodes relative to its first line, kept by
+    the caller across texts (a statement an edit did not touch keeps its node, so its
+    positions are shifted, not recomputed).
     """
 
-    def __init__(self, text: str, module: cst.Module, hints=()):
+    def __init__(self, text: str, module: cst.Module, hints=(), starts: dict | None = None,
+                 cache: dict | None = None):
         self.text = text
         self.module = module
         self.lines = _LINE_BREAK.split(text)
         if self.lines and self.lines[-1] == "":
             self.lines.pop()
         self.newline = "\r\n" if "\r\n" in text else ("\r" if "\r" in text else "\n")
-        self._spans: dict = {}
+        self._cache = cache if cache is not None else {}
+        self._resolved: list[tuple[int, dict]] = []
         first = [st for st in hints if st in module.body]
         seen = {id(st) for st in first}
-        self._todo = first + [st for st in module.body if id(st) not in seen]
-        self._starts = None
+        self._todo = collections.deque(first + [st for st in module.body if id(st) not in seen])
+        self._starts = starts
+        self.memo: dict = {}  # what rules derive from this text's nodes, built once
 
     def _start_lines(self) -> dict:
         """The line (0-based count of lines before it) where each top-level statement's
@@ -48,7 +58,7 @@ class Source:
             line = len(self.module.header)
             starts = {}
             for st in self.module.body:
-                starts[id(st)] = line
+                starts[st] = line
                 line += len(_LINE_BREAK.findall(self.module.code_for_node(st)))
             self._starts = starts
         return self._starts
@@ -57,19 +67,25 @@ class Source:
         """The node's range (1-based lines, 0-based character columns).
 
         Raises KeyError for a node that is not part of this module."""
-        span = self._spans.get(node)
-        while span is None and self._todo:
-            st = self._todo.pop(0)
-            offset = self._start_lines()[id(st)]
-            part = self.module.with_changes(body=[st], header=(), footer=())
-            for n, r in MetadataWrapper(part, unsafe_skip_copy=True).resolve(
-                    PositionProvider).items():
-                self._spans[n] = Span(Pos(r.start.line + offset, r.start.column),
-                                      Pos(r.end.line + offset, r.end.column))
-            span = self._spans.get(node)
-        if span is None:
-            raise KeyError(node)
-        return span
+        for offset, spans in self._resolved:
+            span = spans.get(node)
+            if span is not None:
+                return span.shifted(offset) if offset else span
+        while self._todo:
+            st = self._todo.popleft()
+            spans = self._cache.get(st)
+            if spans is None:
+                part = self.module.with_changes(body=[st], header=(), footer=())
+                spans = {n: Span(Pos(r.start.line, r.start.column), Pos(r.end.line, r.end.column))
+                         for n, r in MetadataWrapper(part, unsafe_skip_copy=True).resolve(
+                             PositionProvider).items()}
+                self._cache[st] = spans
+            offset = self._start_lines()[st]
+            self._resolved.append((offset, spans))
+            span = spans.get(node)
+            if span is not None:
+                return span.shifted(offset) if offset else span
+        raise KeyError(node)
 
     def line(self, n: int) -> str:
         """Line ``n`` (1-based) without its line ending ('' past the end)."""

@@ -170,14 +170,16 @@ def join_states(states) -> State:
         return State(dead=True)
     out = live[0].copy()
     for s in live[1:]:
-        for k, b in s.env.items():
-            mine = out.env.get(k)
+        # states copied from one another share most bindings: only the others are joined
+        env, get = out.env, out.env.get
+        for k, b in [(k, b) for k, b in s.env.items() if get(k) is not b]:
+            mine = env.get(k)
             if mine is None:
-                out.env[k] = b
-            elif mine is not b and mine != b:
-                out.env[k] = Binding(join(mine.val, b.val), mine.stmt or b.stmt)
-        for k, f in s.freed.items():
-            out.freed.setdefault(k, f)
+                env[k] = b
+            elif mine != b:
+                env[k] = Binding(join(mine.val, b.val), mine.stmt or b.stmt)
+        for k in s.freed.keys() - out.freed.keys():
+            out.freed[k] = s.freed[k]
         for k, v in s.versions.items():
             if v > out.versions.get(k, 0):
                 out.versions[k] = v

@@ -3,6 +3,8 @@ fixes more than one rule offers (``retain_graph=True``, recomputing a value)."""
 
 from __future__ import annotations
 
+from collections import defaultdict
+
 import libcst as cst
 import libcst.matchers as m
 
@@ -10,6 +12,36 @@ from gradguard.analysis.interp import Hazard, Interpreter
 from gradguard.analysis.model import Fix, Message, Related
 from gradguard.analysis.source import Source
 from gradguard.rules import N_
+
+
+class NameIndex(cst.CSTVisitor):
+    """The ``Name`` nodes under one node, by identifier, and its assignments and ``for``
+    loops (one walk, where a matcher ``findall`` per name would walk once per name)."""
+
+    def __init__(self) -> None:
+        self.names: dict[str, list[cst.Name]] = defaultdict(list)
+        self.assigns: list[cst.Assign] = []
+        self.fors: list[cst.For] = []
+
+    def visit_Name(self, node: cst.Name) -> None:
+        self.names[node.value].append(node)
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        self.assigns.append(node)
+
+    def visit_For(self, node: cst.For) -> None:
+        self.fors.append(node)
+
+
+def name_index(node: cst.CSTNode, src: Source) -> NameIndex:
+    """The :class:`NameIndex` of ``node``, built once per analysed text (kept in
+    ``src.memo``)."""
+    key = ("names", node)
+    index = src.memo.get(key)
+    if index is None:
+        index = src.memo[key] = NameIndex()
+        node.visit(index)
+    return index
 
 
 def tensor_name(h: Hazard, src: Source) -> str:

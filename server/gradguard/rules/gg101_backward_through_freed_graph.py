@@ -8,7 +8,6 @@ PyTorch frees the saved tensors of every node a backward walks unless
 from __future__ import annotations
 
 import libcst as cst
-import libcst.matchers as m
 
 from gradguard.analysis.interp import Hazard, Interpreter
 from gradguard.analysis.model import Edit, Finding, Fix, Message
@@ -185,7 +184,7 @@ def _use_fresh_value(h: Hazard, interp: Interpreter, src: Source) -> Fix | None:
                 continue
             if not labels & {interp.segs[s].label for s in b.val.segs}:
                 continue
-            if len(m.findall(func, m.Name(key[1]))) != 1:
+            if len(C.name_index(func, src).names.get(key[1], ())) != 1:
                 continue  # it is used somewhere: not a forgotten recomputation
             return Fix(Message(N_("Use `{fresh}` (computed on line {line} and never used) "
                                   "instead of the stale `{stale}`"),

@@ -9,7 +9,6 @@ iterations (``h = h.detach()``).
 from __future__ import annotations
 
 import libcst as cst
-import libcst.matchers as m
 
 from gradguard.analysis.interp import Hazard, Interpreter
 from gradguard.analysis.model import Finding, Fix, Message
@@ -119,16 +118,16 @@ def carried_variables(h: Hazard, src: Source):
 def _read_first(name: str, loop: cst.CSTNode, src: Source) -> bool:
     """Whether the loop body reads ``name`` before it assigns it, in execution order
     (an assignment's targets are written after its value is read; ``x += 1`` reads)."""
-    body = loop.body
-    events = [(src.span(n).start, "read") for n in m.findall(body, m.Name(name))]
+    index = C.name_index(loop.body, src)
+    events = [(src.span(n).start, "read") for n in index.names.get(name, ())]
     writes = set()
-    for stmt in m.findall(body, m.Assign()):
+    for stmt in index.assigns:
         for t in stmt.targets:
-            for n in m.findall(t.target, m.Name(name)):
+            for n in C.name_index(t.target, src).names.get(name, ()):
                 writes.add(src.span(n).start)
                 events.append((src.span(stmt).end, "write"))
-    for stmt in m.findall(body, m.For()):
-        for n in m.findall(stmt.target, m.Name(name)):
+    for stmt in index.fors:
+        for n in C.name_index(stmt.target, src).names.get(name, ()):
             writes.add(src.span(n).start)
     events = sorted(e for e in events if not (e[1] == "read" and e[0] in writes))
     return bool(events) and events[0][1] == "read"

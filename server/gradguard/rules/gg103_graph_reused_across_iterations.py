@@ -8,8 +8,6 @@ graph it walked unless ``retain_graph=True``.
 
 from __future__ import annotations
 
-import libcst as cst
-import libcst.matchers as m
 
 from gradguard.analysis.interp import Hazard, Interpreter
 from gradguard.analysis.model import Finding, Fix, Message
@@ -108,7 +106,7 @@ def _recompute_in_loop(h: Hazard, interp: Interpreter, src: Source) -> Fix | Non
             continue
         name = key[1]
         target, where = loop, loop.body
-        if any(m.findall(e, m.Name(name)) for e in loop.header):
+        if any(C.name_index(e, src).names.get(name) for e in loop.header):
             outer = _enclosing_loop(h, loop)
             if outer is None:
                 continue
@@ -135,7 +133,7 @@ def _used_outside(name: str, stmt, loop, src: Source, h: Hazard) -> bool:
     scope = func if func is not None else src.module
     lspan = src.span(loop.node)
     sspan = src.span(stmt)
-    for n in m.findall(scope, m.Name(name)):
+    for n in C.name_index(scope, src).names.get(name, ()):
         s = src.span(n)
         if (lspan.start <= s.start and s.end <= lspan.end) or \
                 (sspan.start <= s.start and s.end <= sspan.end):
