@@ -108,12 +108,12 @@ def test_forged_entry_is_not_trusted(project, engine_calls, gradguard_cache_dir,
 
 def test_new_code_invalidates(project, engine_calls, gradguard_cache_dir, capsys, monkeypatch):
     first = run(capsys, "check", "-j", "1")
-    assert sorted(p.name for p in gradguard_cache_dir.iterdir()) == [
-        "CACHEDIR.TAG", cache.code_fingerprint()]
+    assert {p.name for p in gradguard_cache_dir.iterdir()} == {
+        "CACHEDIR.TAG", cache.code_fingerprint()}
     monkeypatch.setattr(cache, "code_fingerprint", lambda: "f" * 32)
     assert run(capsys, "check", "-j", "1") == first
     assert len(engine_calls) == 6
-    assert sorted(p.name for p in gradguard_cache_dir.iterdir()) == ["CACHEDIR.TAG", "f" * 32]
+    assert {p.name for p in gradguard_cache_dir.iterdir()} == {"CACHEDIR.TAG", "f" * 32}
 
 
 def test_fix_analyses_the_fixed_text(project, engine_calls, capsys):
@@ -176,6 +176,24 @@ def test_default_is_every_cpu_for_trees_in_process_for_a_handful(
     assert (code, out) == (0, "All checks passed.\n")
     cpus = checker.default_jobs()
     assert FakePool.sizes == [min(cpus, files) if p == "cpus" else p for p in pools]
+
+
+def test_only_files_to_analyse_go_to_workers(project, monkeypatch, capsys):
+    import concurrent.futures
+
+    monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", FakePool)
+    monkeypatch.setattr(FakePool, "sizes", [])
+    for n in range(40):
+        (project / f"m{n}.py").write_text(f"x = {n}\n")
+    first = run(capsys, "check", "-j", "2")
+    for n in range(4):  # a handful changed: analysed in this process
+        (project / f"m{n}.py").write_text(f"y = {n}\n")
+    assert run(capsys, "check", "-j", "2") == first
+    for n in range(5):  # more than PARALLEL_THRESHOLD changed: workers
+        (project / f"m{n}.py").write_text(f"z = {n}\n")
+    assert run(capsys, "check", "-j", "2") == first
+    assert run(capsys, "check", "-j", "2") == first  # all cached: no worker
+    assert FakePool.sizes == [2, 2]
 
 
 def test_default_jobs_are_the_usable_cpus():

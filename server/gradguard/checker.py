@@ -71,10 +71,11 @@ class FileReport:
     fixed: tuple[str, ...] = ()
 
 
-def _selected(text: str, task: Task) -> tuple[list[Finding], SyntaxProblem | None]:
+def _selected(text: str, task: Task, engine: bool = True
+              ) -> tuple[list[Finding], SyntaxProblem | None]:
     """Analyse ``text``; the findings the settings enable and no comment suppresses,
     or the syntax problem that stopped the analysis."""
-    result = _analyze(text, task.cache)
+    result = _analyze(text, task.cache, engine)
     for error in result.errors:  # a bug in one rule: say so, keep the other findings
         sys.stderr.write(f"gradguard: internal error in {task.path}: {error}\n")
     if result.syntax_error is not None:
@@ -83,11 +84,18 @@ def _selected(text: str, task: Task) -> tuple[list[Finding], SyntaxProblem | Non
     return unsuppressed(enabled, text), None
 
 
-def _analyze(text: str, cache: ResultCache | None) -> FileResult:
+class _Uncached(Exception):
+    """The engine would be needed, and was not to be run."""
+
+
+def _analyze(text: str, cache: ResultCache | None, engine: bool = True) -> FileResult:
     """The engine's result for ``text``: from ``cache`` if it has it, else analysed
-    (and stored in ``cache``)."""
+    (and stored in ``cache``); without ``engine``, raises :class:`_Uncached` instead
+    of analysing."""
     result = cache.get(text) if cache is not None else None
     if result is None:
+        if not engine:
+            raise _Uncached
         result = analysis.analyze(text)
         if cache is not None:
             cache.put(text, result)
@@ -99,10 +107,10 @@ def _syntax_problem(task: Task, error: SyntaxProblem) -> FileReport:
         task.path, error.pos, Message(N_("syntax error: {message}"), {"message": error.message})))
 
 
-def _fix_loop(source: Source, task: Task) -> FileReport:
+def _fix_loop(source: Source, task: Task, engine: bool) -> FileReport:
     """Apply preferred fixes round after round until stable (at most MAX_FIX_ROUNDS)."""
     text, fixed = source.text, []
-    findings, error = _selected(text, task)
+    findings, error = _selected(text, task, engine)
     if error is not None:
         return _syntax_problem(task, error)
     for _ in range(MAX_FIX_ROUNDS):
@@ -111,7 +119,7 @@ def _fix_loop(source: Source, task: Task) -> FileReport:
         if not chosen:
             break
         new_text = apply_fixes(text, chosen)
-        new_findings, error = _selected(new_text, task)
+        new_findings, error = _selected(new_text, task, engine)
         if error is not None:
             return FileReport(task.path, problem=Problem(
                 task.path, error.pos,
@@ -130,9 +138,11 @@ def _diagnostics(findings: list[Finding], task: Task) -> tuple[Diagnostic, ...]:
                  for f in sorted(findings, key=lambda f: (f.span, f.code)))
 
 
-def check_file(task: Task) -> FileReport:
+def check_file(task: Task, engine: bool = True) -> FileReport | None:
     """Check one file. Never raises: unreadable or undecodable files, syntax errors and
-    bugs in GradGuard (``internal``, with the traceback) become the report's ``problem``."""
+    bugs in GradGuard (``internal``, with the traceback) become the report's ``problem``.
+    Without ``engine``, only what the task's cache holds is used: None when a text
+    would need analysing."""
     try:
         source = read_source(task.path)
     except OSError as e:
@@ -145,11 +155,13 @@ def check_file(task: Task) -> FileReport:
                                             {"reason": str(e)})))
     try:
         if task.fix:
-            return _fix_loop(source, task)
-        findings, error = _selected(source.text, task)
+            return _fix_loop(source, task, engine)
+        findings, error = _selected(source.text, task, engine)
         if error is not None:
             return _syntax_problem(task, error)
         return FileReport(task.path, _diagnostics(findings, task))
+    except _Uncached:
+        return None
     except Exception:  # a bug: report it with its traceback, keep checking other files
         return FileReport(task.path, problem=Problem(
             task.path, None, Message(N_("internal error: {error}"),
@@ -167,16 +179,25 @@ def default_jobs() -> int:
 
 
 def iter_reports(tasks: list[Task], jobs: int | None = None) -> Iterator[FileReport]:
-    """:func:`check_file` of every task, in task order, as each is ready: in
-    ``jobs`` worker processes (default :func:`default_jobs`) when there are more than
-    :data:`PARALLEL_THRESHOLD` tasks and ``jobs`` > 1, else in this process."""
+    """:func:`check_file` of every task, in task order, as each is ready.
+
+    Tasks whose texts' results are all in their cache are reported from this process
+    (reading a file and its entry costs less than starting a worker); the others are
+    checked in ``jobs`` worker processes (default :func:`default_jobs`) when there are
+    more than :data:`PARALLEL_THRESHOLD` of them and ``jobs`` > 1, else here too."""
+    cached = [check_file(t, engine=False) if t.cache is not None else None for t in tasks]
+    todo = [t for t, report in zip(tasks, cached) if report is None]
     jobs = jobs or default_jobs()
-    if jobs <= 1 or len(tasks) <= PARALLEL_THRESHOLD:
-        yield from map(check_file, tasks)
+    if jobs <= 1 or len(todo) <= PARALLEL_THRESHOLD:
+        fresh = map(check_file, todo)
+        yield from (report or next(fresh) for report in cached)
         return
+    import multiprocessing
     from concurrent.futures import ProcessPoolExecutor  # (imports multiprocessing: slow)
 
-    workers = min(jobs, len(tasks))
+    if multiprocessing.get_start_method() == "fork":
+        analysis.analyze("")  # import the engine once: forked workers inherit it
+    workers = min(jobs, len(todo))
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        yield from pool.map(check_file, tasks,
-                            chunksize=max(1, min(16, len(tasks) // (workers * 4))))
+        fresh = pool.map(check_file, todo, chunksize=max(1, min(16, len(todo) // (workers * 4))))
+        yield from (report or next(fresh) for report in cached)
