@@ -4,6 +4,7 @@ Not a test.
 
     python bench/lsp_latency.py                   # 500- and 5,000-line files, 50 edits each
     python bench/lsp_latency.py --lines 500 --edits 20 --debounce 150
+    python bench/lsp_latency.py --lines 5000 --memory-edits 1000   # + server memory growth
 
 For each size, a training file is generated reproducibly from ``examples/*.py``: copy
 after copy, each copy's top-level functions and classes renamed with a suffix (so the
@@ -28,6 +29,7 @@ import asyncio
 import statistics
 import sys
 import time
+from typing import Callable
 
 from lsprotocol import types as t
 from pygls.lsp.client import LanguageClient
@@ -58,11 +60,13 @@ def parse_ms(text: str) -> float:
     return statistics.median(times)
 
 
-async def edit_latencies(text: str, edits: int, debounce_ms: int
+async def edit_latencies(text: str, edits: int, debounce_ms: int,
+                         after_edit: Callable[[int, int], None] | None = None
                          ) -> tuple[list[float], int, list[float]]:
     """Milliseconds from each didChange to its publishDiagnostics, the number of
     diagnostics of the last version, and milliseconds of the hovers answered while the
-    first analysis ran."""
+    first analysis ran. ``after_edit(edit number from 1, server pid)`` runs when each
+    edit's diagnostics have arrived (outside the timing)."""
     client = LanguageClient("gradguard-bench", "1")
     waiting: dict[int, asyncio.Future] = {}
     last: list[int] = [0]
@@ -106,10 +110,31 @@ async def edit_latencies(text: str, edits: int, debounce_ms: int
                 range=t.Range(t.Position(middle, column), t.Position(middle, old_end)),
                 text=new)]))
         latencies.append((await asyncio.wait_for(waiting[version], 600) - start) * 1000)
+        if after_edit is not None:
+            after_edit(version - 1, client._server.pid)  # (pygls keeps the process there)
     await client.shutdown_async(None)
     client.exit(None)
     await client.stop()
     return latencies, last[0], hovers
+
+
+def rss_kib(pid: int) -> int:
+    """Resident memory of process ``pid`` in KiB (``VmRSS`` of /proc/PID/status; Linux)."""
+    with open(f"/proc/{pid}/status", encoding="ascii") as f:
+        return next(int(line.split()[1]) for line in f if line.startswith("VmRSS:"))
+
+
+def memory_growth(text: str, edits: int) -> tuple[int, int]:
+    """Resident memory (KiB) of the server after the first of ``edits`` one-line edits
+    of ``text`` (the same edits as the latency rows) and after the last."""
+    samples: dict[int, int] = {}
+
+    def sample(edit: int, pid: int) -> None:
+        if edit in (1, edits):
+            samples[edit] = rss_kib(pid)
+
+    asyncio.run(edit_latencies(text, edits, 0, sample))
+    return samples[1], samples[edits]
 
 
 def percentile(values: list[float], p: float) -> float:
@@ -124,6 +149,9 @@ def main() -> None:
                     help="sizes of the generated files (default: 500 5000)")
     ap.add_argument("--edits", type=int, default=50, help="one-line edits per file (default 50)")
     ap.add_argument("--debounce", type=int, default=0, help="debounceMs for the server (default 0)")
+    ap.add_argument("--memory-edits", type=int, default=0, metavar="N",
+                    help="then send N edits to the largest file and print the server's "
+                         "resident memory after the first and after the last (default: off)")
     a = ap.parse_args()
     print(f"didChange -> publishDiagnostics, {a.edits} one-line edits, debounceMs={a.debounce}")
     header = (f"{'lines':>6} {'findings':>8} {'p50 ms':>8} {'p95 ms':>8} "
@@ -139,6 +167,11 @@ def main() -> None:
         p50, p95 = percentile(latencies, 50), percentile(latencies, 95)
         print(f"{text.count(chr(10)):>6} {findings:>8} {p50:>8.1f} {p95:>8.1f} {parse:>15.1f} "
               f"{p50 / parse:>9.2f} {p95 / parse:>9.2f} {hover:>15}")
+    if a.memory_edits:
+        text = training_file(max(a.lines))
+        first, last = memory_growth(text, a.memory_edits)
+        print(f"\nserver RSS, {text.count(chr(10))}-line file: {first / 1024:.1f} MiB after the "
+              f"first edit, {last / 1024:.1f} MiB after {a.memory_edits}: {last / first:.2f}x")
 
 
 if __name__ == "__main__":
