@@ -36,3 +36,17 @@ def random_edit(rng: random.Random, text: str) -> str:
         lines[i] = ("    " + lines[i]) if rng.random() < 0.5 else lines[i][4:]
         return "".join(lines)
     return text[: rng.randrange(len(text) + 1)]
+
+
+def class_heavy() -> str:
+    """One long class whose methods are the examples' functions (a module between
+    imports and a trailing statement, as in a real file)."""
+    methods = []
+    for copy in range(3):
+        for script in SCRIPTS[:4]:
+            for chunk in script.read_text().split("\ndef ")[1:]:
+                code = f"def m{copy}_" + chunk.split("\nif __name__")[0].split("\nclass ")[0].rstrip()
+                methods.append("".join("    " + line if line.strip() else line
+                                       for line in code.splitlines(keepends=True)))
+    return "import torch\n\n\nclass Trainer:\n    \"\"\"Many methods.\"\"\"\n\n" + \
+        "\n\n".join(methods) + "\n    # end of the class\n\n\nx = Trainer()\n"

@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from edits import SCRIPTS, random_edit
+from edits import SCRIPTS, class_heavy, random_edit
 
 from gradguard.analysis.blocks import BlockParser
 from gradguard.analysis.engine import parse
@@ -61,3 +61,32 @@ def test_an_edit_reparses_only_the_touched_blocks_and_keeps_the_other_nodes():
     assert after.blocks[1].node is before.blocks[1].node
     assert after.blocks[2].node is not before.blocks[2].node
     assert after.starts == (0, 1, 5, 9, 13)
+
+
+def test_an_edit_inside_a_method_reparses_only_nearby_methods():
+    text = class_heavy()
+    parser = BlockParser(parse)
+    parser.parse(text)
+    at = text.index("        return")  # in a method's body
+    edited = text[:at] + "        y = 1\n" + text[at:]
+    got = _check(parser, edited)
+    assert got.reparsed < len(text) // 3
+    cls_before = parse(text)[0].body[1].body.body
+    assert got.module.body[1].body.body[-1].deep_equals(cls_before[-1])
+
+
+def test_random_edits_in_a_long_class_equal_a_full_parse():
+    rng = random.Random("class")
+    base = text = good = class_heavy()
+    parser = BlockParser(parse)
+    _check(parser, base)
+    within = 0
+    for _ in range(200):
+        text = random_edit(rng, text)
+        got = _check(parser, text)
+        if got is not None:
+            good = text
+            within += got.reparsed < len(text) // 3
+        elif rng.random() < 0.6:
+            text = good
+    assert within >= 5  # (random edits often span methods, or break the parse)

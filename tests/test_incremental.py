@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from edits import ROOT, SCRIPTS, random_edit
+from edits import ROOT, SCRIPTS, class_heavy, random_edit
 
 from gradguard.analysis import analyze
 from gradguard.analysis.engine import Engine
@@ -85,3 +85,20 @@ def test_a_one_line_edit_reruns_only_its_function():
     below = [f for f in first.findings if f.span.start.line > at + 1]
     assert below and all(f.span.start.line + 1 in {g.span.start.line for g in after.findings}
                          for f in below)
+
+
+def test_random_edits_in_a_long_class_give_the_findings_of_a_full_analysis():
+    totals = _replay(class_heavy(), random_edit, 80, "class")
+    assert totals["compared"] >= 10
+
+
+def test_an_edit_in_one_method_reruns_only_that_method():
+    text = class_heavy()
+    engine = Engine(incremental=True)
+    engine.analyze(text)
+    methods = engine.last_run["run"]
+    at = text.index("            running = rewards[t] + gamma * running")
+    edited = text[:at] + "            # typed here\n" + text[at:]
+    assert engine.analyze(edited) == analyze(edited)
+    assert (engine.last_run["run"], engine.last_run["reused"]) == (1, methods - 1)
+    assert engine.last_run["parsed"] < len(edited) // 5

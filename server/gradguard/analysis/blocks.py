@@ -5,7 +5,8 @@ lines) goes with the first top-level statement, each statement owns its leading 
 and blank lines (as libcst assigns them), and the module footer goes with the last one.
 :class:`BlockParser` keeps the blocks of the last text it parsed. For a new text it finds
 the changed range (common prefix and suffix), re-parses with libcst only the blocks that
-range touches plus one block on each side, and assembles a :class:`libcst.Module` from
+range touches plus one block on each side (inside a class, only the members it touches
+plus one on each side), and assembles a :class:`libcst.Module` from
 the re-parsed statements and the unchanged ones, which keep their node objects (so every
 cache keyed by a statement node survives an edit elsewhere).
 
@@ -20,7 +21,7 @@ parsing the whole text. tests/test_blocks.py checks the equality over random edi
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable
 
 import libcst as cst
@@ -46,12 +47,15 @@ class Block:
 class Parsed:
     """A parsed text: the module, its blocks in order (their texts concatenate to the
     text) and the 0-based line each block starts on; ``reparsed`` counts the
-    characters libcst parsed for it (the whole text, or the changed region)."""
+    characters libcst parsed for it (the whole text, or the changed region); ``exact``
+    is false for the few texts libcst does not print back as they were (such as a
+    backslash continuation before a statement), where its positions are not the text's."""
 
     module: cst.Module
     blocks: tuple[Block, ...]
     starts: tuple[int, ...]
     reparsed: int
+    exact: bool = True
 
 
 def _first_indent(stmt: cst.CSTNode, default: str) -> str | None:
@@ -131,6 +135,7 @@ class BlockParser:
         self._parse = parse_fn
         self._text: str | None = None
         self._last: Parsed | None = None
+        self._member_counts: dict = {}
 
     def parse(self, text: str) -> tuple[Parsed | None, object]:
         """``(parsed, None)`` for a text that parses, ``(None, problem)`` (what
@@ -148,6 +153,10 @@ class BlockParser:
         # texts, such as one that ends with a lone CR) cannot locate the next edit
         whole = "".join(b.text for b in parsed.blocks) == text
         self._text, self._last = (text, parsed) if whole else (None, None)
+        if not whole:
+            parsed = replace(parsed, exact=False)
+        body = set(parsed.module.body)
+        self._member_counts = {n: c for n, c in self._member_counts.items() if n in body}
         return parsed, None
 
     def _incremental(self, text: str) -> Parsed | None:
@@ -166,8 +175,13 @@ class BlockParser:
         first = next(i for i in range(len(blocks)) if offsets[i + 1] >= prefix)
         last_i = next((i for i in range(first, len(blocks)) if offsets[i + 1] >= changed_end),
                       len(blocks) - 1)
-        first, last_i = max(first - 1, 0), min(last_i + 1, len(blocks) - 1)
         delta = len(text) - len(old)
+        if first == last_i and 0 < first < len(blocks) - 1:
+            within = self._members(text, first, prefix - offsets[first],
+                                   changed_end - offsets[first], offsets[first], delta)
+            if within is not None:
+                return within
+        first, last_i = max(first - 1, 0), min(last_i + 1, len(blocks) - 1)
         for _ in range(3):
             start, end = offsets[first], offsets[last_i + 1] + delta
             if end < start:
@@ -177,6 +191,62 @@ class BlockParser:
                 return assembled
             first, last_i = max(first - 1, 0), min(last_i + 1, len(blocks) - 1)
         return None
+
+    def member_lines(self, cls: cst.ClassDef) -> list[int]:
+        """Line breaks of each member of a class of the last parsed module (as libcst
+        prints it alone: the same count as in place)."""
+        counts = self._member_counts.get(cls)
+        if counts is None:
+            code = self._last.module.code_for_node
+            counts = self._member_counts[cls] = [len(_LINE_BREAK.findall(code(m)))
+                                                 for m in cls.body.body]
+        return counts
+
+    def _members(self, text: str, i: int, cs: int, ce: int, at: int, delta: int):
+        """The module of ``text`` when the change (``cs``..``ce`` in the old text of
+        block ``i``, which starts at ``at``) lies inside the members of a class: those
+        members, and one on each side, re-parsed inside a stand-in class with the same
+        indent and newline; None when that does not apply or does not parse alone."""
+        old = self._last
+        block, module = old.blocks[i], old.module
+        cls = block.node
+        if not isinstance(cls, cst.ClassDef) or not isinstance(cls.body, cst.IndentedBlock) \
+                or cls.body.indent is not None or not cls.body.body:
+            return None
+        counts = self.member_lines(cls)
+        starts = [0] + [m.end() for m in _LINE_BREAK.finditer(block.text)]
+        end_line = block.lines - len(cls.body.footer)
+        first_line = end_line - sum(counts)
+        bounds = [first_line]
+        for n in counts:
+            bounds.append(bounds[-1] + n)
+        if not (starts[first_line] <= cs and ce < starts[end_line]):
+            return None
+        a = next(k for k in range(len(counts)) if starts[bounds[k + 1]] > cs)
+        b = next(k for k in range(a, len(counts)) if starts[bounds[k + 1]] > ce)
+        a, b = max(a - 1, 0), min(b + 1, len(counts) - 1)
+        rs, re_ = starts[bounds[a]], starts[bounds[b + 1]]
+        newline = module.default_newline
+        region = "class _:" + newline + text[at + rs:at + re_ + delta]
+        stand_in, _ = self._parse(region)
+        if stand_in is None or len(stand_in.body) != 1 or stand_in.footer or \
+                stand_in.code != region or \
+                stand_in.default_indent != module.default_indent or \
+                stand_in.default_newline != newline:
+            return None
+        body = stand_in.body[0].body
+        if not isinstance(body, cst.IndentedBlock) or body.footer or body.indent is not None \
+                or not body.body:
+            return None
+        members = (*cls.body.body[:a], *body.body, *cls.body.body[b + 1:])
+        new_cls = cls.with_changes(body=cls.body.with_changes(body=members))
+        self._member_counts[new_cls] = counts[:a] + [
+            len(_LINE_BREAK.findall(stand_in.code_for_node(m))) for m in body.body] + counts[b + 1:]
+        new_text = text[at:at + len(block.text) + delta]
+        new_block = Block(new_cls, new_text, block.indent, len(_LINE_BREAK.findall(new_text)))
+        blocks = (*old.blocks[:i], new_block, *old.blocks[i + 1:])
+        body_nodes = [*module.body[:i], new_cls, *module.body[i + 1:]]
+        return Parsed(module.with_changes(body=body_nodes), blocks, _starts(blocks), re_ - rs + delta)
 
     def _assemble(self, text: str, first: int, last_i: int, start: int, end: int):
         """The module of ``text`` with blocks ``first..last_i`` re-parsed from

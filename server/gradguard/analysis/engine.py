@@ -147,7 +147,9 @@ class _Statement:
     so across edits elsewhere): its functions and methods, and (on demand) its header:
     a def's signature, a class without its methods' bodies, any other statement whole."""
 
-    def __init__(self, module: cst.Module, stmt: cst.CSTNode):
+    def __init__(self, module: cst.Module, stmt: cst.CSTNode, known: dict):
+        """``known`` maps method nodes to their :class:`_Def` when an earlier text had
+        them (a class an edit touched keeps its other methods' nodes)."""
         self.stmt = stmt
         self.defs: dict = {}
         self._header: str | None = None
@@ -157,7 +159,10 @@ class _Statement:
         elif isinstance(stmt, cst.ClassDef) and isinstance(stmt.body, cst.IndentedBlock):
             for m in stmt.body.body:
                 if isinstance(m, cst.FunctionDef):
-                    self.defs[m] = _Def.of(f"{stmt.name.value}.{m.name.value}", m, code(m))
+                    qualname = f"{stmt.name.value}.{m.name.value}"
+                    d = known.get(m)
+                    self.defs[m] = d if d is not None and d.qualname == qualname else \
+                        _Def.of(qualname, m, code(m))
 
     def header(self, module: cst.Module) -> str:
         """The statement's code without comments and blank lines before it, and without
@@ -264,6 +269,7 @@ class Engine:
         self._statements: dict = {}
         self._spans: dict = {}
         self._roots: dict[str, _RootResult] = {}
+        self._known: dict = {}
         self.last_run: dict = {}
 
     def analyze(self, text: str) -> FileResult:
@@ -280,6 +286,8 @@ class Engine:
             return FileResult(syntax_error=problem)
         self.last_run = {"run": 0, "reused": 0,
                          "parsed": parsed.reparsed if parsed is not None else len(text)}
+        if parsed is not None and not parsed.exact:
+            self._roots = {}  # positions are libcst's, not the text's: nothing to move
         self._keep(text, module)
         if not any(tok in text for tok in T.TRIGGER_TOKENS):
             return FileResult()
@@ -299,8 +307,12 @@ class Engine:
         if not self.incremental:
             return
         body = set(module.body)
+        known = {n: d for st, v in self._statements.items() for n, d in v.defs.items()}
         self._statements = {st: v for st, v in self._statements.items() if st in body}
-        self._spans = {st: v for st, v in self._spans.items() if st in body}
+        self._known = {n: d for n, d in known.items() if n not in body}
+        live = body | {m for st in body if isinstance(st, cst.ClassDef) and
+                       isinstance(st.body, cst.IndentedBlock) for m in st.body.body}
+        self._spans = {n: v for n, v in self._spans.items() if n in live}
         if self._text is not None and self._text != text and self._roots:
             change = _Change.between(self._text, text)
             kept = {}
@@ -328,7 +340,7 @@ class Engine:
         statements = self._statements if self.incremental else {}
         for st in module.body:
             if st not in statements:
-                statements[st] = _Statement(module, st)
+                statements[st] = _Statement(module, st, self._known)
         main = Interpreter(module)
         _isolated(errors, "module", main.run_module)
         defs = _keyed_defs(module, statements)
@@ -381,12 +393,28 @@ class Engine:
 
     def _source(self, text: str, module: cst.Module, parsed, runs) -> Source:
         hints = [h for _, interp, _ in runs for h in _hints(interp)]
-        if parsed is None:
+        if parsed is None or not parsed.exact:
             return Source(text, module, hints)
         header = len(module.header)
         starts = {b.node: line + (header if i == 0 else 0)
                   for i, (b, line) in enumerate(zip(parsed.blocks, parsed.starts))}
-        return Source(text, module, hints, starts, self._spans)
+        index = {b.node: i for i, b in enumerate(parsed.blocks)}
+
+        def members(cls: cst.ClassDef):
+            """``(member, first line)`` of a class that is neither the first nor the last
+            block (their texts also hold the module header or footer)."""
+            i = index.get(cls)
+            if i in (None, 0, len(parsed.blocks) - 1) or not isinstance(cls.body, cst.IndentedBlock):
+                return None
+            counts = self._parser.member_lines(cls)
+            line = parsed.starts[i] + parsed.blocks[i].lines - len(cls.body.footer) - sum(counts)
+            out = []
+            for member, n in zip(cls.body.body, counts):
+                out.append((member, line))
+                line += n
+            return out
+
+        return Source(text, module, hints, starts, self._spans, members)
 
     @staticmethod
     def _module_key(module: cst.Module, statements: dict, inlined: set) -> tuple:

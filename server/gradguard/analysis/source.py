@@ -32,11 +32,13 @@ class Source:
     on, when the caller knows it (the incremental parser does); ``cache`` may hold, per
     top-level statement node, the spans of its nodes relative to its first line, kept by
     the caller across texts (a statement an edit did not touch keeps its node, so its
-    positions are shifted, not recomputed).
+    positions are shifted, not recomputed). ``members`` may map a top-level class to
+    ``[(member, 0-based line its text starts on)]``: its members are then resolved (and
+    cached) one by one, the class as a whole only for a node outside them.
     """
 
     def __init__(self, text: str, module: cst.Module, hints=(), starts: dict | None = None,
-                 cache: dict | None = None):
+                 cache: dict | None = None, members=None):
         self.text = text
         self.module = module
         self.lines = _LINE_BREAK.split(text)
@@ -49,6 +51,7 @@ class Source:
         seen = {id(st) for st in first}
         self._todo = collections.deque(first + [st for st in module.body if id(st) not in seen])
         self._starts = starts
+        self._members = members
         self.memo: dict = {}  # what rules derive from this text's nodes, built once
 
     def _start_lines(self) -> dict:
@@ -73,19 +76,46 @@ class Source:
                 return span.shifted(offset) if offset else span
         while self._todo:
             st = self._todo.popleft()
-            spans = self._cache.get(st)
-            if spans is None:
-                part = self.module.with_changes(body=[st], header=(), footer=())
-                spans = {n: Span(Pos(r.start.line, r.start.column), Pos(r.end.line, r.end.column))
-                         for n, r in MetadataWrapper(part, unsafe_skip_copy=True).resolve(
-                             PositionProvider).items()}
-                self._cache[st] = spans
-            offset = self._start_lines()[st]
+            if isinstance(st, tuple):  # ("member", node, first line) or ("whole", class)
+                if st[0] == "member":
+                    _, part, offset, cls = st
+                    spans = self._cache.get(part)
+                    if spans is None:  # the member alone in a one-line stand-in class
+                        stand_in = cst.ClassDef(name=cst.Name("_"), body=cls.body.with_changes(
+                            body=[part], footer=()))
+                        spans = self._cache[part] = self._resolve(stand_in, -1)
+                else:
+                    st = st[1]
+                    spans, offset = self._whole(st), self._start_lines()[st]
+            else:
+                parts = self._members(st) if self._members is not None and \
+                    isinstance(st, cst.ClassDef) else None
+                if parts:
+                    self._todo.extendleft(reversed(
+                        [("member", m, line, st) for m, line in parts] + [("whole", st)]))
+                    continue
+                spans, offset = self._whole(st), self._start_lines()[st]
             self._resolved.append((offset, spans))
             span = spans.get(node)
             if span is not None:
                 return span.shifted(offset) if offset else span
         raise KeyError(node)
+
+    def _whole(self, st: cst.CSTNode) -> dict:
+        """Spans of the nodes of a top-level statement, relative to its first line."""
+        spans = self._cache.get(st)
+        if spans is None:
+            spans = self._cache[st] = self._resolve(st, 0)
+        return spans
+
+    def _resolve(self, stmt: cst.CSTNode, shift: int) -> dict:
+        """Positions of the nodes of ``stmt`` printed alone (as the module prints it),
+        lines moved by ``shift``."""
+        part = self.module.with_changes(body=[stmt], header=(), footer=())
+        return {n: Span(Pos(r.start.line + shift, r.start.column),
+                        Pos(r.end.line + shift, r.end.column))
+                for n, r in MetadataWrapper(part, unsafe_skip_copy=True).resolve(
+                    PositionProvider).items()}
 
     def line(self, n: int) -> str:
         """Line ``n`` (1-based) without its line ending ('' past the end)."""
