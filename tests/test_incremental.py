@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import random
 import sys
-from pathlib import Path
 
 import pytest
 from edits import ROOT, SCRIPTS, class_heavy, random_edit
