@@ -228,3 +228,47 @@ def test_gg302_retain_graph_over_carried_state():
     fixed = apply_edits(src, f.preferred_fix.edits)
     assert fixed.endswith("    out.sum().backward()\n    h = h.detach()\n")
     assert analyze(fixed).findings == ()
+
+
+SOFT_LABEL_CACHE = """import torch
+import torch.nn.functional as F
+teacher, student = torch.nn.Linear(4, 3), torch.nn.Linear(4, 3)
+opt = torch.optim.SGD(student.parameters(), lr=0.1)
+data = [torch.randn(2, 4) for _ in range(3)]
+soft = [F.softmax(teacher(b), dim=1) for b in data]
+for epoch in range(2):
+    for x, s in zip(data, soft):
+        loss = F.kl_div(F.log_softmax(student(x), dim=1), s, reduction="batchmean")
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+"""
+
+
+def test_gg103_list_of_graphs_built_once_and_rebuilt_per_epoch():
+    # each element of the list is a graph of its own: the first epoch walks each once,
+    # the second walks them again (reported at the epoch loop); rebuilt per epoch, each
+    # element is walked once
+    f = _only(SOFT_LABEL_CACHE, "GG103")
+    assert (f.span.start.line, f.span.start.column) == (11, 8)
+    assert f.message.render() == (
+        "`loss` uses `soft`, built once on line 6 before the loop; the backward on line 11 "
+        "frees its graph in the first iteration, so the next iteration fails")
+    fixed = apply_edits(SOFT_LABEL_CACHE, f.preferred_fix.edits)
+    assert fixed.splitlines()[5:8] == [
+        "for epoch in range(2):",
+        "    soft = [F.softmax(teacher(b), dim=1) for b in data]",
+        "    for x, s in zip(data, soft):"]
+    assert analyze(fixed).findings == ()
+
+
+@pytest.mark.parametrize("elt, found", [("head(x).exp()", []), ("h * x.sum()", [("GG103", 7)])])
+def test_iterating_a_list_gives_each_element_its_graph_but_shares_what_they_share(elt, found):
+    src = ("import torch\n"
+           "enc, head = torch.nn.Linear(4, 4), torch.nn.Linear(4, 1)\n"
+           "data = [torch.randn(2, 4) for _ in range(3)]\n"
+           "h = enc(torch.randn(2, 4)).exp()\n"
+           f"outs = [{elt} for x in data]\n"
+           "for out in outs:\n"
+           "    out.sum().backward()\n")
+    assert [(x.code, x.span.start.line) for x in analyze(src).findings] == found

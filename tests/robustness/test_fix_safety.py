@@ -32,13 +32,9 @@ FIXABLE = [(name, text) for name, text in PROGRAMS
 PREFERRED = [(name, text) for name, text in FIXABLE
              if any(f.preferred_fix for f in analyze(text).findings)]
 
-KNOWN = {
-    "cases/092_kd_cached_teacher_soft_labels/case.py": (
-        "engine bug: GG103's preferred fix 'Compute `soft_cache` inside the loop' moves "
-        "the cache into the epoch loop, and GG103 is reported again at 30:12 ('built once "
-        "on line 24 before the loop', now the inner loop over zip(dataset, soft_cache)): "
-        "the list's elements are one graph to the engine, so the fix cannot satisfy it"),
-}
+# programs whose fixes are known to fail the checks (an engine bug): name -> the bug,
+# run as strict xfails so that the entry goes with the fix
+KNOWN: dict[str, str] = {}
 
 
 def _known(programs):

@@ -16,7 +16,7 @@ inline with the caller's argument values (bounded depth and budget). Results are
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import libcst as cst
 
@@ -254,6 +254,7 @@ class Interpreter:
         self.inlined: set[int] = set()
         self.pass_loop: dict[int, int] = {}
         self._loop_exits: list = []
+        self.elem_copies: dict[tuple[int, int], int] = {}
 
     # ------------------------------------------------------------------ roots
     def run_module(self) -> None:
@@ -752,7 +753,9 @@ class Interpreter:
         body = stmt.body.body
         ctx = LoopCtx(self._loop_key(stmt), stmt, self.frame.id,
                       body[0] if body else None, header)
-        ends = self._run_loop(ctx, lambda: self._loop_body(stmt, is_for, item if is_for else None))
+        passes = itertools.count()
+        ends = self._run_loop(ctx, lambda: self._loop_body(
+            stmt, is_for, self._nth_element(item, it.each, next(passes)) if is_for else None))
         alias = item.alias if is_for else None
         if alias is not None and alias in self.state.env and all(
                 alias in e.env and not e.env[alias].val.segs for e in ends if not e.dead):
@@ -764,6 +767,25 @@ class Interpreter:
                                             old.stmt)
         if stmt.orelse is not None and not self.state.dead:
             self.exec_block(stmt.orelse.body.body)
+
+    def _nth_element(self, item: Val, each: frozenset, k: int) -> Val:
+        """The element pass ``k`` of a loop gets from a container whose ``each`` segments
+        are a different graph in each element: pass 0 the segments themselves, a later
+        pass a copy of them, the same copy whenever the container is iterated again (its
+        first element is the same tensor the next time round)."""
+        own = each & item.segs
+        if not k or not own:
+            return item
+        copies = set()
+        for sid in own:
+            cid = self.elem_copies.get((sid, k))
+            if cid is None:
+                cid = self.elem_copies[(sid, k)] = next(self._ids)
+                self.segs[cid] = seg = replace(self.segs[sid], id=cid)
+                for store, _ in seg.saved:
+                    self.saved_by.setdefault(store, []).append(cid)
+            copies.add(cid)
+        return replace(item, segs=(item.segs - own) | copies)
 
     def _loop_key(self, node) -> int:
         return self.loop_keys.setdefault(id(node), len(self.loop_keys) + 1)
@@ -1024,6 +1046,7 @@ class Interpreter:
             self.store(comp.target, self._element(it), comp)
             for cond in comp.ifs:
                 self.eval(cond.test)
+        start = next(self._ids)
         if isinstance(node, cst.DictComp):
             self.eval(node.key)
             v = self.eval(node.value)
@@ -1032,7 +1055,12 @@ class Interpreter:
         for k in set(self.state.env) - entry_keys:
             if k[0] == self.frame.id:
                 del self.state.env[k]
-        return Val("container", v.segs, v.leaf)
+        # the element expression runs once per element: the segments it creates are a
+        # new graph in each element, unless something that outlives it holds them
+        each = frozenset(s for s in v.segs if s > start and s not in self.elem_copies.values())
+        for b in self.state.env.values() if each else ():
+            each -= b.val.segs
+        return Val("container", v.segs, v.leaf, each=each)
 
     @staticmethod
     def _comp_fors(comp):
@@ -1090,10 +1118,11 @@ class Interpreter:
             if func_node.value in ("list", "tuple", "sorted", "reversed", "set", "iter"):
                 v = join_all(vals) if vals else NONE
                 return Val("container", v.segs, v.leaf,
-                           elts=vals[0].elts if len(vals) == 1 and vals[0].elts else None)
+                           elts=vals[0].elts if len(vals) == 1 and vals[0].elts else None,
+                           each=v.each)
             if func_node.value in ("zip", "enumerate", "map", "filter", "dict"):
                 v = join_all(vals) if vals else NONE
-                return Val("container", v.segs, v.leaf)
+                return Val("container", v.segs, v.leaf, each=v.each)
             if func_node.value == "super":
                 return self.frame.self_obj or UNKNOWN
             if func_node.value in ("sum", "min", "max", "abs", "next", "getattr"):

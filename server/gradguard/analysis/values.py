@@ -35,6 +35,9 @@ class Val:
     ``detach_()`` on the element is seen on the container).
     ``store``: the tensor's storage identity (views and ``detach()`` share it; in-place
     operations bump its version), ``("param", module)`` for a module's parameters.
+    ``each``: for a container, the segments that stand for a different graph in each of
+    its elements (``[net(x) for x in xs]``: ``net(x)`` runs once per element), so that
+    iterating it gives each iteration a graph of its own.
     """
 
     kind: str = "unknown"
@@ -44,6 +47,7 @@ class Val:
     elts: tuple["Val", ...] | None = None
     alias: Any = None
     store: Any = None
+    each: frozenset[int] = EMPTY
 
     @property
     def grad(self) -> bool:
@@ -75,9 +79,11 @@ def join(a: Val, b: Val) -> Val:
     elts = None
     if a.elts is not None and b.elts is not None and len(a.elts) == len(b.elts):
         elts = tuple(join(x, y) for x, y in zip(a.elts, b.elts))
+    # a segment stays per element only if no side holds it as a shared one
+    shared = (a.segs - a.each) | (b.segs - b.each)
     return Val(kind, a.segs | b.segs, a.leaf or b.leaf, ref, elts,
                a.alias if a.alias == b.alias else None,
-               a.store if a.store == b.store else None)
+               a.store if a.store == b.store else None, (a.each | b.each) - shared)
 
 
 def join_all(vals) -> Val:
