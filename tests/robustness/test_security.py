@@ -26,6 +26,7 @@ from pathlib import Path
 import pytest
 
 import gradguard
+from gradguard.cache import cache_root
 from lsp_wire import LspProcess, server_env
 from robustness_support import EXAMPLES, ROOT, assert_no_traceback, clean_env, run_cli
 
@@ -76,12 +77,14 @@ def _inside(path: str, roots) -> bool:
 
 
 def assert_contained(records: list[list], folder: Path) -> None:
-    """Only Python, GradGuard's package, ``folder`` and the configuration files above it
-    were opened; no module came from ``folder``; no network socket, bind, connect or
-    program start (forks of ``-j`` workers aside)."""
+    """Only Python, GradGuard's package and result cache (``$GRADGUARD_CACHE_DIR``, a
+    fresh folder per test, inherited by the CLI), ``folder`` and the configuration files
+    above it were opened; no module came from ``folder``; no network socket, bind,
+    connect or program start (forks of ``-j`` workers aside)."""
     python = {Path(p).resolve() for p in (sys.prefix, sys.base_prefix, sys.exec_prefix)}
     python |= {Path(p) for p in (sys.prefix, sys.base_prefix, sys.exec_prefix)}
-    allowed = python | {PACKAGE, folder, folder.resolve(), Path("/dev/null"), Path("/dev/urandom")}
+    allowed = python | {PACKAGE, folder, folder.resolve(), cache_root(), cache_root().resolve(),
+                        Path("/dev/null"), Path("/dev/urandom")}
     above = {str(p / name) for p in folder.parents for name in ("pyproject.toml", ".gitignore")}
     stray = sorted({r[1] for r in records if r[0] == "open"
                     and not _inside(r[1], allowed) and r[1] not in above})
@@ -173,7 +176,8 @@ def test_lsp_session_never_imports_code_or_reads_outside(tmp_path):
     assert sorted(p.name for p in markers.iterdir()) == []
 
 
-PYTHON_PROCESS = json.loads((ROOT / "client/test/fixtures/python-process.json").read_text(encoding="utf-8"))
+PYTHON_PROCESS = json.loads(
+    (ROOT / "client/test/fixtures/python-process.json").read_text(encoding="utf-8"))
 """The environment the VS Code client adds when it starts Python (client/src/interpreter.ts
 ``pythonProcessOptions``, checked against this file by the client's unit tests)."""
 
