@@ -486,6 +486,7 @@ class Checker:
         self.server = server
         self.doc = doc
         self.since = since
+        self.stderr_since = len(server.stderr_text())  # what earlier scripts logged is theirs
         self.requests: list[tuple[object, int, asyncio.Future]] = []
         self.answered = 0
 
@@ -510,8 +511,9 @@ class Checker:
 
     def fail(self, what: str, version: int | None = None) -> AssertionError:
         text = self.doc.texts.get(version if version is not None else self.doc.version)
+        logged = self.server.stderr_text()[self.stderr_since:]
         return AssertionError(f"{what}\n--- text of version {version}: {text!r}\n--- "
-                              f"server stderr:\n{self.server.stderr_text()[-3000:]}")
+                              f"server stderr:\n{logged[-3000:]}")
 
     def check_ranges(self, version: int, ranges, what: str) -> None:
         if version not in self.doc.texts:
@@ -553,7 +555,8 @@ class Checker:
             if n["method"] in ("window/logMessage", "window/showMessage") and \
                     n["params"].get("type") == 1:
                 raise self.fail(f"the server reported an error: {n['params']['message']}")
-        if "Traceback" in self.server.stderr_text() or "ERROR:" in self.server.stderr_text():
+        logged = self.server.stderr_text()[self.stderr_since:]
+        if "Traceback" in logged or "ERROR:" in logged:
             raise self.fail("the server logged an error")
 
     async def answers(self) -> None:
