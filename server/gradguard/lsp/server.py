@@ -26,7 +26,7 @@ from pygls.protocol import LanguageServerProtocol, lsp_method
 from pygls.uris import to_fs_path
 
 from gradguard import __version__, config, explain, i18n
-from gradguard.analysis import analyze
+from gradguard.analysis import incremental_analyzer
 from gradguard.analysis.model import FileResult, Finding, Message
 from gradguard.fixes import compatible_fixes
 from gradguard.lsp import convert
@@ -72,15 +72,15 @@ class GradGuardServer(LanguageServer):
     """The server object: pygls' :class:`LanguageServer` plus the per-document state.
 
     ``analyzer_factory`` makes the analyser of each newly opened document (by default
-    the whole-file engine, :func:`gradguard.analysis.analyze`); an incremental engine
-    with per-document caches plugs in here.
+    :func:`gradguard.analysis.incremental_analyzer`: the engine that reuses the work of
+    the document's previous texts; tests plug in others here).
     """
 
     def __init__(self, analyzer_factory: Callable[[], Analyzer] | None = None):
         super().__init__("gradguard", __version__,
                          text_document_sync_kind=t.TextDocumentSyncKind.Incremental,
                          protocol_cls=GradGuardProtocol)
-        self.analyzer_factory = analyzer_factory or (lambda: analyze)
+        self.analyzer_factory = analyzer_factory or incremental_analyzer
         self.executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="gradguard-engine")
         self.documents: dict[str, DocumentState] = {}
         self.init_options: Any = None
