@@ -101,3 +101,11 @@ def test_an_edit_in_one_method_reruns_only_that_method():
     assert engine.analyze(edited) == analyze(edited)
     assert (engine.last_run["run"], engine.last_run["reused"]) == (1, methods - 1)
     assert engine.last_run["parsed"] < len(edited) // 5
+
+
+def test_the_language_server_gives_each_document_the_incremental_engine():
+    from gradguard.lsp.server import build_server
+
+    first, second = build_server().analyzer_factory(), build_server().analyzer_factory()
+    assert isinstance(first.__self__, Engine) and first.__self__.incremental
+    assert first.__self__ is not second.__self__  # one engine (and its caches) per document

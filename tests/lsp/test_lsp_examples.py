@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import pathlib
+import re
 
 import pytest
 from lsprotocol import types as t
@@ -79,12 +80,28 @@ async def test_broken_buffer_keeps_real_findings_on_moved_lines(real: Client):
     real.change(uri, 2, t.TextDocumentContentChangePartial(range=rng(0, 0, 0, 0),
                                                             text="import (\n"))
     [moved] = await real.diagnostics_of(uri, 2)
-    assert (moved.code, moved.range, moved.message) == ("GG102", rng(39, 12, 39, 27), d.message)
+    # the lines the message quotes moved too
+    shifted = re.sub(r"line (\d+)", lambda m: f"line {int(m[1]) + 1}", d.message)
+    assert shifted != d.message
+    assert (moved.code, moved.range, moved.message) == ("GG102", rng(39, 12, 39, 27), shifted)
     assert [r.location.range for r in moved.related_information] == [
         rng(36, 12, 36, 45), rng(39, 12, 39, 27)]
     real.change(uri, 3, t.TextDocumentContentChangePartial(range=rng(0, 0, 1, 0), text=""))
     [back] = await real.diagnostics_of(uri, 3)
     assert back.range == d.range
+
+
+async def test_a_broken_buffer_drops_fixes_computed_for_a_line_since_edited(real: Client):
+    real.open(URI, DCGAN)
+    [d] = await real.diagnostics_of(URI, 1)
+    # "(" typed after "errD = " on the line the preferred fix edits: the buffer no longer
+    # parses, the finding stays, but a fix placed by that line's old columns would write
+    # `netD(fak.detach()e)`
+    real.change(URI, 2, t.TextDocumentContentChangePartial(range=rng(36, 15, 36, 15), text="("))
+    [kept] = await real.diagnostics_of(URI, 2)
+    assert (kept.code, kept.range, kept.message) == ("GG101", d.range, DCGAN_MESSAGE)
+    actions = await real.actions(URI, kept.range, [kept])
+    assert [a.title for a in actions] == [RETAIN_TITLE, "Suppress GG101 on this line"]
 
 
 async def test_fix_all_command_and_action_clear_the_file(real: Client):

@@ -57,10 +57,10 @@ OLD = "a\nb\nc\nd\ne\n"
 @pytest.mark.parametrize("new, expected", [
     (OLD, [1, 2, 3, 4, 5, 6]),
     ("z\n" + OLD, [2, 3, 4, 5, 6, 7]),                       # insert above
-    ("a\nb\nC\nd\ne\n", [1, 2, 3, 4, 5, 6]),                 # edit within a line
+    ("a\nb\nC\nd\ne\n", [1, 2, None, 4, 5, 6]),              # edit within a line
     ("a\nb\nc1\nc2\nd\ne\n", [1, 2, None, 5, 6, 7]),         # line cut in two
     ("a\nc\nd\ne\n", [1, None, 2, 3, 4, 5]),                 # line deleted
-    ("z\na\nb\nc\nd\ne + (\n", [2, 3, 4, 5, 6, 7]),          # edits above and below
+    ("z\na\nb\nc\nd\ne + (\n", [2, 3, 4, 5, None, 7]),       # edits above and below
 ])
 def test_line_mapper(new, expected):
     mapped = line_mapper(OLD, new)

@@ -13,21 +13,21 @@ While the buffer does not parse (the user is mid-keystroke) the server keeps sho
 last good findings, moved to the lines they now sit on: :func:`line_mapper` compares the
 last good text with the current one (common leading and trailing lines; the lines
 between were edited) and :func:`remap_findings` moves every span through it, dropping
-what sat on lines that were replaced by a different number of lines.
+what sat on edited lines.
 """
 
 from __future__ import annotations
 
 import asyncio
 import difflib
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Callable, Sequence
 
 from lsprotocol import types as t
 from pygls.workspace import TextDocument, Workspace
 
 from gradguard import fixes
-from gradguard.analysis.model import FileResult, Finding, Pos, Span
+from gradguard.analysis.model import FileResult, Finding, moved_finding
 from gradguard.lsp.convert import split_lines
 
 Analyzer = Callable[[str], FileResult]
@@ -122,10 +122,11 @@ def line_mapper(old: str, new: str) -> Callable[[int], int | None]:
 
     Lines that the edit left alone keep their content and follow it to its new number
     (:class:`difflib.SequenceMatcher` over the lines between the common head and tail, so
-    separate edits above and below a line still find it). Lines in an edited region map
-    in place when the region kept its line count (an edit within lines), and to ``None``
-    when it did not. Lines past the end of ``old`` (the end-of-text position) follow the
-    end. Cost: linear in the common head and tail, the matcher on the rest.
+    separate edits above and below a line still find it). Lines that were edited map to
+    ``None``, even when the edit kept the line count: their columns are stale, and a fix
+    or a squiggle placed by them would land on other text. Lines past the end of ``old``
+    (the end-of-text position) follow the end. Cost: linear in the common head and tail,
+    the matcher on the rest.
     """
     if old == new:
         return lambda line: line
@@ -141,7 +142,7 @@ def line_mapper(old: str, new: str) -> Callable[[int], int | None]:
     matcher = difflib.SequenceMatcher(None, a[head:len(a) - tail], b[head:len(b) - tail],
                                       autojunk=False)
     for tag, i1, i2, j1, j2 in matcher.get_opcodes():
-        if tag == "equal" or (tag == "replace" and i2 - i1 == j2 - j1):
+        if tag == "equal":
             middle[i1:i2] = range(head + j1 + 1, head + j2 + 1)
     delta = len(b) - len(a)
 
@@ -155,32 +156,13 @@ def line_mapper(old: str, new: str) -> Callable[[int], int | None]:
     return mapped
 
 
-def _span(span: Span, mapped: Callable[[int], int | None]) -> Span | None:
-    start, end = mapped(span.start.line), mapped(span.end.line)
-    if start is None or end is None:
-        return None
-    return Span(Pos(start, span.start.column), Pos(end, span.end.column))
-
-
 def remap_findings(findings: Sequence[Finding], mapped: Callable[[int], int | None]
                    ) -> tuple[Finding, ...]:
-    """``findings`` moved through ``mapped`` (see :func:`line_mapper`).
-
-    A finding whose own span cannot be mapped is dropped; so are related locations and
-    fixes (a fix with any edit) that cannot be mapped, so no edit lands on a line it
-    was not computed for.
+    """``findings`` moved through ``mapped`` (see :func:`line_mapper`) by
+    :func:`~gradguard.analysis.model.moved_finding`: a finding whose own span, or a line
+    its message quotes, cannot be mapped is dropped; so are related locations and fixes
+    (a fix with any edit) that cannot be mapped, so no edit lands on a line it was not
+    computed for.
     """
-    out = []
-    for finding in findings:
-        span = _span(finding.span, mapped)
-        if span is None:
-            continue
-        related = tuple(replace(r, span=s) for r in finding.related
-                        if (s := _span(r.span, mapped)) is not None)
-        fixes = []
-        for fix in finding.fixes:
-            edits = tuple(replace(e, span=_span(e.span, mapped)) for e in fix.edits)
-            if all(e.span is not None for e in edits):
-                fixes.append(replace(fix, edits=edits))
-        out.append(replace(finding, span=span, related=related, fixes=tuple(fixes)))
-    return tuple(out)
+    return tuple(moved for finding in findings
+                 if (moved := moved_finding(finding, mapped, strict=False)) is not None)
