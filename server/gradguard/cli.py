@@ -1,9 +1,10 @@
 """The ``gradguard`` command: ``check``, ``rule`` and ``lsp``.
 
 A thin adapter: it parses arguments and calls :mod:`gradguard.config`,
-:mod:`gradguard.files`, :mod:`gradguard.checker`, :mod:`gradguard.output` and
-:mod:`gradguard.fixes`. Exit status of ``check``: 0 clean, 1 findings (or files that
-could not be checked), 2 usage, configuration or internal error, or nothing checked.
+:mod:`gradguard.files`, :mod:`gradguard.cache`, :mod:`gradguard.checker`,
+:mod:`gradguard.output` and :mod:`gradguard.fixes`. Exit status of ``check``: 0 clean,
+1 findings (or files that could not be checked), 2 usage, configuration or internal
+error, or nothing checked.
 """
 
 from __future__ import annotations
