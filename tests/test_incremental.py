@@ -109,3 +109,14 @@ def test_the_language_server_gives_each_document_the_incremental_engine():
     first, second = build_server().analyzer_factory(), build_server().analyzer_factory()
     assert isinstance(first.__self__, Engine) and first.__self__.incremental
     assert first.__self__ is not second.__self__  # one engine (and its caches) per document
+
+
+def test_a_statement_too_deep_to_print_is_analysed_from_scratch():
+    """libcst parses 1,000 chained additions but cannot print them back within Python's
+    recursion limit: the incremental parser gives up on that text, nothing escapes."""
+    base = (ROOT / "examples" / "char_rnn.py").read_text()
+    deep = base + "DEEP = " + " + ".join(["a"] * 1000) + "\n"
+    engine = Engine(incremental=True)
+    assert engine.analyze(base) == analyze(base)
+    assert engine.analyze(deep) == analyze(deep)
+    assert engine.analyze(base) == analyze(base)

@@ -264,16 +264,29 @@ class Engine:
 
     def __init__(self, incremental: bool = False):
         self.incremental = incremental
-        self._parser = BlockParser(parse) if incremental else None
+        self.last_run: dict = {}
+        self._reset()
+
+    def _reset(self) -> None:
+        """Forget every earlier text."""
+        self._parser = BlockParser(parse) if self.incremental else None
         self._text: str | None = None
         self._statements: dict = {}
         self._spans: dict = {}
         self._roots: dict[str, _RootResult] = {}
         self._known: dict = {}
-        self.last_run: dict = {}
 
     def analyze(self, text: str) -> FileResult:
         """The findings of ``text``; see :func:`gradguard.analysis.analyze`."""
+        if not self.incremental:
+            return self._analyze(text)
+        try:
+            return self._analyze(text)
+        except RecursionError:  # libcst printing a statement nested too deeply for Python
+            self._reset()
+            return Engine().analyze(text)
+
+    def _analyze(self, text: str) -> FileResult:
         if text.startswith("\ufeff"):
             text = text[1:]
         if self.incremental:
