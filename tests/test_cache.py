@@ -21,13 +21,16 @@ PROGRAMS = sorted(ROOT.glob("examples/*.py")) + sorted(ROOT.glob("tests/programs
 TEXT = "loss = f(x)\nloss.backward()\nloss.backward()\n"
 FINDING = Finding(
     "GG101", Span.of(3, 0, 3, 15),
-    Message("`{name}` is backwarded after line {line} freed its graph", {"name": "loss", "line": 2}),
-    related=(Related(Span.of(1, 0, 1, 4), Message("graph of `{name}` built here", {"name": "loss"})),),
-    fixes=(Fix(Message("Detach `{name}`", {"name": "loss"}),
+    Message("`{tensor}` is backwarded through the graph of `{graph}` (built on line "
+            "{built_line}), which the backward on line {freed_line} already freed",
+            {"tensor": "loss", "graph": "loss", "built_line": 1, "freed_line": 2}),
+    related=(Related(Span.of(1, 0, 1, 4), Message("graph of `{graph}` built here", {"graph": "loss"})),),
+    fixes=(Fix(Message("Recompute `{name}` before this backward (a fresh graph)", {"name": "loss"}),
                (Edit(Span.of(2, 4, 2, 4), ".detach()"),), preferred=True),
-           Fix(Message("Keep the graph"), (Edit(Span.of(2, 14, 2, 14), "retain_graph=True"),),
-               applicability="unsafe")))
-RESULT = FileResult((FINDING,), errors=("GG301: Traceback ...\nValueError: x",))
+           Fix(Message("Silence with retain_graph=True on line {line} (keeps the whole graph "
+                       "in memory; hides the bug instead of fixing it)", {"line": 2}),
+               (Edit(Span.of(2, 14, 2, 14), "retain_graph=True"),), applicability="unsafe")))
+RESULT = FileResult((FINDING,), errors=("GG301: ValueError: x",))
 
 
 @pytest.fixture
@@ -68,12 +71,14 @@ def test_entry_is_json_naming_text_and_code(store):
     assert (entry["gradguard"], entry["fingerprint"], entry["sha256"]) == (
         __version__, cache.code_fingerprint(), text_key(TEXT))
     assert entry["result"]["findings"][0]["fixes"][0] == {
-        "title": {"msgid": "Detach `{name}`", "args": {"name": "loss"}}, "preferred": True,
+        "title": {"msgid": "Recompute `{name}` before this backward (a fresh graph)",
+                  "args": {"name": "loss"}}, "preferred": True,
         "applicability": "safe", "edits": [{"span": [[2, 4], [2, 4]], "new_text": ".detach()"}]}
     assert Path(store.folder).parent.joinpath("CACHEDIR.TAG").read_text().startswith(
         "Signature: 8a477f597d28d172789f06886806bc55\n")
-    assert sorted(p.name for p in Path(store.folder).rglob("*")) == [
-        entry_path(store, TEXT).parent.name, entry_path(store, TEXT).name]  # no temporary file
+    assert sorted(p.name for p in Path(store.folder).rglob("*")) == sorted([
+        entry_path(store, TEXT).parent.name, entry_path(store, TEXT).name,
+        cache.MARKER])  # no temporary file
 
 
 def _edit(entry: dict, how: str) -> None:
@@ -97,7 +102,7 @@ def _edit(entry: dict, how: str) -> None:
     elif how == "bool as line":
         finding["span"] = [[True, 0], [3, 1]]
     elif how == "float argument":
-        finding["message"]["args"]["line"] = 2.0
+        finding["message"]["args"]["freed_line"] = 2.0
     elif how == "extra field":
         finding["severity"] = "error"
     elif how == "missing field":
@@ -215,6 +220,51 @@ def test_new_code_removes_only_the_folders_of_other_code(tmp_path, monkeypatch):
     assert sorted(p.name for p in root.iterdir()) == ["CACHEDIR.TAG", "c" * 32, "g" * 32, "notes"]
     monkeypatch.setattr(cache, "code_fingerprint", lambda: "a" * 32)
     assert ResultCache.open(root).get(TEXT) is None  # the old code's entries are gone
+
+
+def test_folders_gradguard_did_not_make_are_never_removed(tmp_path, monkeypatch):
+    """A root that is not GradGuard's gets no cleanup; in GradGuard's root, only the
+    folders GradGuard marked when it made them go, and symbolic links are not followed."""
+    user = tmp_path / "user"
+    (user / ("0123456789abcdef" * 2)).mkdir(parents=True)
+    (user / ("0123456789abcdef" * 2) / "thesis.tex").write_text("precious")
+    monkeypatch.setattr(cache, "code_fingerprint", lambda: "a" * 32)
+    ResultCache.open(user).put(TEXT, RESULT)  # the user's folder becomes a cache root
+    outside = tmp_path / "outside"
+    ResultCache.open(outside).put(TEXT, RESULT)  # a marked folder elsewhere
+    (user / ("d" * 32)).symlink_to(outside / ("a" * 32))
+    (user / ("e" * 32)).mkdir()  # a marker that is a symbolic link to a real one
+    (user / ("e" * 32) / cache.MARKER).symlink_to(outside / ("a" * 32) / cache.MARKER)
+    monkeypatch.setattr(cache, "code_fingerprint", lambda: "c" * 32)
+    ResultCache.open(user).put(TEXT, RESULT)
+    assert sorted(p.name for p in user.iterdir()) == [
+        "0123456789abcdef" * 2, "CACHEDIR.TAG", "c" * 32, "d" * 32, "e" * 32]
+    assert (user / ("0123456789abcdef" * 2) / "thesis.tex").read_text() == "precious"
+    assert ResultCache(str(outside / ("a" * 32)), "a" * 32).get(TEXT) == RESULT
+
+
+@pytest.mark.parametrize("tag", [None, "Signature: 8a477f597d28d172789f06886806bc55\n# other tool\n"],
+                         ids=["no tag", "another tool's tag"])
+def test_a_root_gradguard_did_not_tag_gets_no_cleanup(tmp_path, monkeypatch, tag):
+    root = tmp_path / "cache"
+    monkeypatch.setattr(cache, "code_fingerprint", lambda: "a" * 32)
+    ResultCache.open(root).put(TEXT, RESULT)
+    if tag is None:
+        (root / "CACHEDIR.TAG").unlink()
+    else:
+        (root / "CACHEDIR.TAG").write_text(tag)
+    monkeypatch.setattr(cache, "code_fingerprint", lambda: "c" * 32)
+    ResultCache.open(root)
+    assert sorted(p.name for p in root.iterdir()) == (["a" * 32] if tag is None
+                                                      else ["CACHEDIR.TAG", "a" * 32])
+
+
+def test_folders_are_marked_by_gradguard(store):
+    store.put(TEXT, RESULT)
+    marker = Path(store.folder) / cache.MARKER
+    assert marker.read_text(encoding="ascii") == (
+        f"This folder holds results of gradguard code {store.fingerprint}; "
+        "gradguard deletes it when other code opens the cache.\n")
 
 
 def test_cache_is_picklable_for_workers(store):

@@ -9,7 +9,11 @@ configuration never needs to invalidate anything. Entries live under
 (``platformdirs.user_cache_dir("gradguard")``, e.g. ``~/.cache/gradguard``), and
 ``<fingerprint>`` names the code that made them (:func:`code_fingerprint`): results of
 another GradGuard, another libcst or another Python are never served, and opening a
-cache for new code removes the folders of older code.
+cache for new code removes the folders of older code. Only what GradGuard provably
+made is ever deleted, since the root may be any folder the user names: a root
+without GradGuard's ``CACHEDIR.TAG`` gets no cleanup, and in one that has it, only
+fingerprint folders holding GradGuard's :data:`MARKER` file (both written when
+GradGuard made them; neither a symbolic link) are removed.
 
 The folder is writable by the user, so an entry is data to check, not to trust: JSON
 only (never pickle), every field's type checked, every position inside the text, every
@@ -27,6 +31,7 @@ import json
 import os
 import re
 import shutil
+import stat
 import sys
 import tempfile
 from dataclasses import dataclass
@@ -43,6 +48,10 @@ CACHE_ENV = "GRADGUARD_CACHE_DIR"
 
 FORMAT = 1
 """Version of the entry layout; part of the fingerprint."""
+
+MARKER = "GRADGUARD-RESULTS"
+"""The file GradGuard writes into each fingerprint folder it makes: only folders
+holding it, as GradGuard writes it, are ever removed."""
 
 _PACKAGE = Path(__file__).resolve().parent
 _CODE_DIR = re.compile(r"[0-9a-f]{32}")
@@ -111,7 +120,7 @@ class ResultCache:
     def open(cls, root: Path | None = None) -> "ResultCache":
         """The cache for the running code under ``root`` (default :func:`cache_root`).
         The first time this code opens it, the folders of other code under ``root`` are
-        removed (only folders named like fingerprints). Never raises: a root that
+        removed (only those GradGuard made: see the module). Never raises: a root that
         cannot be made is found out, and ignored, at the first write."""
         root = cache_root() if root is None else root
         fingerprint = code_fingerprint()
@@ -152,7 +161,8 @@ class ResultCache:
         path = self._path(key)
         try:
             os.makedirs(os.path.dirname(path), exist_ok=True)
-            _tag(os.path.dirname(self.folder))
+            _create(os.path.join(os.path.dirname(self.folder), "CACHEDIR.TAG"), _TAG)
+            _create(os.path.join(self.folder, MARKER), _marker_text(self.fingerprint))
             fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".json",
                                        dir=os.path.dirname(path))
         except OSError:
@@ -168,23 +178,62 @@ class ResultCache:
                 pass
 
 
-def _tag(root: str) -> None:
-    """Mark ``root`` as a cache (CACHEDIR.TAG: backup tools skip it), once."""
-    tag = os.path.join(root, "CACHEDIR.TAG")
-    if not os.path.exists(tag):
-        with open(tag, "w", encoding="ascii") as f:
-            f.write(_TAG)
+def _marker_text(fingerprint: str) -> str:
+    return (f"This folder holds results of gradguard code {fingerprint}; "
+            "gradguard deletes it when other code opens the cache.\n")
+
+
+def _create(path: str, text: str) -> None:
+    """Write ``text`` (ASCII) to a new file at ``path``, unless something (a file, a
+    folder, a symbolic link) is there already. Raises ``OSError`` if it cannot."""
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW, 0o644)
+    except FileExistsError:
+        return
+    with os.fdopen(fd, "w", encoding="ascii") as f:
+        f.write(text)
+
+
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+_NONBLOCK = getattr(os, "O_NONBLOCK", 0)
+
+
+def _read_regular(path: str, limit: int) -> bytes:
+    """The contents of the regular file at ``path``, at most ``limit`` bytes. Raises
+    ``OSError`` when ``path`` is a symbolic link, not a regular file (a FIFO is never
+    waited on), larger than ``limit`` bytes, or unreadable."""
+    fd = os.open(path, os.O_RDONLY | _NOFOLLOW | _NONBLOCK)
+    with os.fdopen(fd, "rb") as f:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(f"{path} is not a regular file")
+        data = f.read(limit + 1)
+    if len(data) > limit:
+        raise OSError(f"{path} is larger than {limit} bytes")
+    return data
+
+
+def _made_by_gradguard(path: str, text: str) -> bool:
+    """Whether ``path`` is a regular file (not a symbolic link) holding exactly ``text``."""
+    try:
+        return _read_regular(path, len(text)) == text.encode("ascii")
+    except OSError:
+        return False
 
 
 def _remove_other_code(root: Path, fingerprint: str) -> None:
-    """Delete the fingerprint-named folders of ``root`` other than ``fingerprint``'s."""
+    """Delete the folders of other code than ``fingerprint``'s under ``root``: only if
+    GradGuard tagged ``root``, and only folders GradGuard marked (see the module)."""
+    if not _made_by_gradguard(os.path.join(root, "CACHEDIR.TAG"), _TAG):
+        return
     try:
         names = os.listdir(root)
     except OSError:
         return
     for name in names:
-        if name != fingerprint and _CODE_DIR.fullmatch(name):
-            shutil.rmtree(root / name, ignore_errors=True)
+        folder = os.path.join(root, name)
+        if (name != fingerprint and _CODE_DIR.fullmatch(name) and not os.path.islink(folder)
+                and _made_by_gradguard(os.path.join(folder, MARKER), _marker_text(name))):
+            shutil.rmtree(folder, ignore_errors=True)  # (never follows symbolic links)
 
 
 # Encoding: positions as [line, column], spans as [start, end], the rest as objects.
