@@ -152,6 +152,42 @@ def test_entry_of_a_folder_is_a_miss(store):
     assert [p.name for p in entry_path(store, TEXT).parent.iterdir()] == [entry_path(store, TEXT).name]
 
 
+def test_entry_of_a_fifo_is_a_miss_without_waiting(store):
+    store.put(TEXT, RESULT)
+    entry_path(store, TEXT).unlink()
+    os.mkfifo(entry_path(store, TEXT))
+    assert store.get(TEXT) is None  # (reading would wait for a writer forever)
+    store.put(TEXT, RESULT)  # replaced
+    assert store.get(TEXT) == RESULT
+
+
+@pytest.mark.parametrize("target", ["a whole entry", "/dev/zero"])
+def test_entry_that_is_a_symbolic_link_is_a_miss(store, tmp_path, target):
+    store.put(TEXT, RESULT)
+    path = entry_path(store, TEXT)
+    if target == "a whole entry":
+        target = tmp_path / "elsewhere.json"
+        target.write_bytes(path.read_bytes())
+    path.unlink()
+    path.symlink_to(target)
+    assert store.get(TEXT) is None
+
+
+def test_entries_larger_than_the_limit_are_misses_and_not_written(store, monkeypatch):
+    assert cache.MAX_ENTRY_BYTES == 8 * 2**20
+    store.put(TEXT, RESULT)
+    path = entry_path(store, TEXT)
+    size = path.stat().st_size
+    monkeypatch.setattr(cache, "MAX_ENTRY_BYTES", size)
+    assert store.get(TEXT) == RESULT
+    path.write_bytes(path.read_bytes() + b" ")  # still valid JSON, one byte over
+    assert store.get(TEXT) is None
+    path.unlink()
+    monkeypatch.setattr(cache, "MAX_ENTRY_BYTES", size - 1)
+    store.put(TEXT, RESULT)
+    assert not path.exists()
+
+
 def test_results_json_cannot_carry_are_not_stored(store):
     odd = FileResult((Finding("GG101", Span.of(1, 0, 1, 1), Message("{x}", {"x": 1.5})),))
     store.put(TEXT, odd)

@@ -18,7 +18,8 @@ GradGuard made them; neither a symbolic link) are removed.
 The folder is writable by the user, so an entry is data to check, not to trust: JSON
 only (never pickle), every field's type checked, every position inside the text, every
 code a known rule's, and the entry's own record of the text hash and fingerprint must
-match. Anything else is a miss, and the entry is rewritten. Writes go to a temporary
+match; only a regular file of a sane size is read, never through a symbolic link and
+never waiting on a FIFO. Anything else is a miss, and the entry is rewritten. Writes go to a temporary
 file renamed over the entry (atomic: concurrent workers and runs see a whole entry or
 none). A cache that cannot be read or written costs only its speed-up.
 """
@@ -48,6 +49,10 @@ CACHE_ENV = "GRADGUARD_CACHE_DIR"
 
 FORMAT = 1
 """Version of the entry layout; part of the fingerprint."""
+
+MAX_ENTRY_BYTES = 8 * 2**20
+"""Entries are read up to this size (8 MiB; real ones are a few kB); a larger file is
+a miss, and a larger result is not stored."""
 
 MARKER = "GRADGUARD-RESULTS"
 """The file GradGuard writes into each fingerprint folder it makes: only folders
@@ -134,11 +139,12 @@ class ResultCache:
 
     def get(self, text: str) -> FileResult | None:
         """The cached result of ``text``, or ``None`` when there is no entry or the
-        entry is unreadable, corrupt, or not this text's and this code's."""
+        entry is unreadable, corrupt, or not this text's and this code's. Only a
+        regular file of at most :data:`MAX_ENTRY_BYTES` is read (not through a
+        symbolic link, and never waiting on a FIFO)."""
         key = text_key(text)
         try:
-            with open(self._path(key), "rb") as f:
-                entry = json.loads(f.read())
+            entry = json.loads(_read_regular(self._path(key), MAX_ENTRY_BYTES))
             if (type(entry) is not dict or entry.get("gradguard") != __version__
                     or entry.get("fingerprint") != self.fingerprint
                     or entry.get("sha256") != key):
@@ -149,14 +155,16 @@ class ResultCache:
 
     def put(self, text: str, result: FileResult) -> None:
         """Store ``result`` as the analysis of ``text`` (atomically). Results that
-        JSON cannot carry exactly (a message argument that is not a str or int) and
-        write errors are skipped silently."""
+        JSON cannot carry exactly (a message argument that is not a str or int) or
+        that exceed :data:`MAX_ENTRY_BYTES`, and write errors, are skipped silently."""
         key = text_key(text)
         try:
             data = json.dumps({"gradguard": __version__, "fingerprint": self.fingerprint,
                                "sha256": key, "result": _encode_result(result)},
                               separators=(",", ":"))
         except (TypeError, ValueError):
+            return
+        if len(data) > MAX_ENTRY_BYTES:  # (ASCII: json.dumps escapes the rest)
             return
         path = self._path(key)
         try:
