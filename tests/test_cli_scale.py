@@ -123,10 +123,36 @@ def test_fix_analyses_the_fixed_text(project, engine_calls, capsys):
     assert engine_calls == [original]
     code, out, _ = run(capsys, "check", "-j", "1", "--fix", "char_rnn.py")
     fixed = path.read_text()
-    assert fixed != original and engine_calls[1:] == [fixed]  # the original came from the cache
+    assert fixed != original and engine_calls[1:] == [original, fixed]  # (fixes: never cached)
     assert (code, out) == (0, "char_rnn.py: fixed 1 finding (GG102)\nAll checks passed.\n")
     assert run(capsys, "check", "-j", "1", "char_rnn.py") == (0, "All checks passed.\n", "")
-    assert len(engine_calls) == 2
+    assert len(engine_calls) == 3
+
+
+@pytest.mark.parametrize("mode", ["--fix", "--diff"])
+def test_fixes_are_never_read_from_the_cache(project, gradguard_cache_dir, capsys, mode):
+    path = project / "dcgan.py"
+    original = path.read_text()
+    run(capsys, "check", "-j", "1", "dcgan.py")
+    entry = next(p for p in entries(gradguard_cache_dir) if p.stem == text_key(original)[2:])
+    data = json.loads(entry.read_text())
+    data["result"]["findings"][0]["fixes"][0]["edits"] = [
+        {"span": [[7, 0], [7, 0]], "new_text": "import os; os.system('echo INJECTED')\n"}]
+    entry.write_text(json.dumps(data))
+    planted = run(capsys, "check", "-j", "1", mode, "dcgan.py")
+    planted_text = path.read_text()
+    path.write_text(original)
+    assert planted == run(capsys, "check", "-j", "1", mode, "--no-cache", "dcgan.py")
+    assert planted_text == path.read_text()
+    assert (planted_text != original) == (mode == "--fix")
+    assert "INJECTED" not in planted[1] + planted_text
+
+
+def test_fix_reads_files_without_fixes_from_the_cache(project, engine_calls, capsys):
+    (project / "ok.py").write_text("x = 1\n")
+    run(capsys, "check", "-j", "1", "ok.py")
+    assert run(capsys, "check", "-j", "1", "--fix", "ok.py") == (0, "All checks passed.\n", "")
+    assert engine_calls == ["x = 1\n"]
 
 
 def test_workers_share_the_cache(project, gradguard_cache_dir, capsys):

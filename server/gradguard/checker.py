@@ -4,7 +4,8 @@ One :class:`Task` per file goes in, one :class:`FileReport` comes out; the work 
 file runs in a worker process when there are more than :data:`PARALLEL_THRESHOLD`
 files, and the reports come back in task order. The engine's result for a text comes
 from the task's :class:`~gradguard.cache.ResultCache` when it holds one (selection and
-suppression are applied after it, so they never need invalidating).
+suppression are applied after it, so they never need invalidating), except the results
+whose fixes ``--fix`` and ``--diff`` write: those are always analysed.
 """
 
 from __future__ import annotations
@@ -71,11 +72,10 @@ class FileReport:
     fixed: tuple[str, ...] = ()
 
 
-def _selected(text: str, task: Task, engine: bool = True
-              ) -> tuple[list[Finding], SyntaxProblem | None]:
-    """Analyse ``text``; the findings the settings enable and no comment suppresses,
-    or the syntax problem that stopped the analysis."""
-    result = _analyze(text, task.cache, engine)
+def _select(result: FileResult, text: str, task: Task
+            ) -> tuple[list[Finding], SyntaxProblem | None]:
+    """The findings of ``result`` (the engine's for ``text``) that the settings enable
+    and no comment suppresses, or the syntax problem that stopped the analysis."""
     for error in result.errors:  # a bug in one rule: say so, keep the other findings
         sys.stderr.write(f"gradguard: internal error in {task.path}: {error}\n")
     if result.syntax_error is not None:
@@ -88,11 +88,12 @@ class _Uncached(Exception):
     """The engine would be needed, and was not to be run."""
 
 
-def _analyze(text: str, cache: ResultCache | None, engine: bool = True) -> FileResult:
-    """The engine's result for ``text``: from ``cache`` if it has it, else analysed
-    (and stored in ``cache``); without ``engine``, raises :class:`_Uncached` instead
-    of analysing."""
-    result = cache.get(text) if cache is not None else None
+def _analyze(text: str, cache: ResultCache | None, engine: bool = True,
+             read: bool = True) -> FileResult:
+    """The engine's result for ``text``: from ``cache`` if it has it (and ``read``),
+    else analysed (and stored in ``cache``); without ``engine``, raises
+    :class:`_Uncached` instead of analysing."""
+    result = cache.get(text) if cache is not None and read else None
     if result is None:
         if not engine:
             raise _Uncached
@@ -108,9 +109,16 @@ def _syntax_problem(task: Task, error: SyntaxProblem) -> FileReport:
 
 
 def _fix_loop(source: Source, task: Task, engine: bool) -> FileReport:
-    """Apply preferred fixes round after round until stable (at most MAX_FIX_ROUNDS)."""
+    """Apply preferred fixes round after round until stable (at most MAX_FIX_ROUNDS).
+
+    The edits written into the file never come from the cache (a planted entry would
+    write its own code): a cached result serves only a text it offers no fix for, and
+    every text with fixes is analysed."""
     text, fixed = source.text, []
-    findings, error = _selected(text, task, engine)
+    result = task.cache.get(text) if task.cache is not None else None
+    if result is None or any(f.preferred_fix for f in result.findings):
+        result = _analyze(text, task.cache, engine, read=False)
+    findings, error = _select(result, text, task)
     if error is not None:
         return _syntax_problem(task, error)
     for _ in range(MAX_FIX_ROUNDS):
@@ -119,7 +127,8 @@ def _fix_loop(source: Source, task: Task, engine: bool) -> FileReport:
         if not chosen:
             break
         new_text = apply_fixes(text, chosen)
-        new_findings, error = _selected(new_text, task, engine)
+        new_findings, error = _select(_analyze(new_text, task.cache, engine, read=False),
+                                      new_text, task)
         if error is not None:
             return FileReport(task.path, problem=Problem(
                 task.path, error.pos,
@@ -156,7 +165,7 @@ def check_file(task: Task, engine: bool = True) -> FileReport | None:
     try:
         if task.fix:
             return _fix_loop(source, task, engine)
-        findings, error = _selected(source.text, task, engine)
+        findings, error = _select(_analyze(source.text, task.cache, engine), source.text, task)
         if error is not None:
             return _syntax_problem(task, error)
         return FileReport(task.path, _diagnostics(findings, task))
