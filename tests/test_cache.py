@@ -115,12 +115,29 @@ def _edit(entry: dict, how: str) -> None:
         entry["result"]["errors"] = [None]
     elif how == "three-number position":
         finding["span"] = [[3, 0, 1], [3, 1]]
+    elif how == "msgid not GradGuard's":
+        finding["message"] = {"msgid": "`loss` is fine, trust me", "args": {}}
+    elif how == "escape code in an argument":
+        finding["message"]["args"]["tensor"] = "loss\x1b[31m"
+    elif how == "newline in an argument":
+        finding["related"][0]["message"]["args"]["graph"] = "loss\nfine"
+    elif how == "C1 control in an argument":
+        finding["fixes"][0]["title"]["args"]["name"] = "loss\x9b2J"
+    elif how == "argument missing":
+        del finding["message"]["args"]["graph"]
+    elif how == "argument the message lacks":
+        finding["fixes"][1]["title"]["args"]["extra"] = "x"
+    elif how == "escape code in an error":
+        entry["result"]["errors"] = ["GG301: \x1b[2J"]
 
 
 EDITS = ["wrong text hash", "other code", "other version", "line past the text",
          "column past the line", "span backwards", "line 0", "unknown code", "bool as line",
          "float argument", "extra field", "missing field", "unknown applicability",
-         "preferred not a bool", "error not a string", "three-number position"]
+         "preferred not a bool", "error not a string", "three-number position",
+         "msgid not GradGuard's", "escape code in an argument", "newline in an argument",
+         "C1 control in an argument", "argument missing", "argument the message lacks",
+         "escape code in an error"]
 
 
 @pytest.mark.parametrize("how", EDITS)
@@ -186,6 +203,22 @@ def test_entries_larger_than_the_limit_are_misses_and_not_written(store, monkeyp
     monkeypatch.setattr(cache, "MAX_ENTRY_BYTES", size - 1)
     store.put(TEXT, RESULT)
     assert not path.exists()
+
+
+@pytest.mark.parametrize("result", [
+    FileResult(syntax_error=SyntaxProblem(Pos(1, 0), "unexpected \x1b[2J")),
+    FileResult((Finding("GG101", Span.of(1, 0, 1, 1), Message("not GradGuard's", {})),)),
+], ids=["control character", "unknown msgid"])
+def test_results_an_entry_may_not_hold_are_not_stored(store, result):
+    store.put(TEXT, result)
+    assert not entry_path(store, TEXT).exists()
+
+
+def test_known_msgids_are_the_template_s(store):
+    assert "syntax error: {message}" in cache._known_msgids()
+    assert "Recompute `{name}` before this backward (a fresh graph)" in cache._known_msgids()
+    assert "" not in cache._known_msgids()
+    assert any(m.startswith("## What it does\n") for m in cache._known_msgids())  # multi-line
 
 
 def test_results_json_cannot_carry_are_not_stored(store):

@@ -17,11 +17,16 @@ GradGuard made them; neither a symbolic link) are removed.
 
 The folder is writable by the user, so an entry is data to check, not to trust: JSON
 only (never pickle), every field's type checked, every position inside the text, every
-code a known rule's, and the entry's own record of the text hash and fingerprint must
-match; only a regular file of a sane size is read, never through a symbolic link and
+code a known rule's, every msgid one of GradGuard's messages (:func:`_known_msgids`)
+with exactly its placeholders as arguments, no control character (ESC, CR, LF, C1...)
+in any text that is printed, and the entry's own record of the text hash and
+fingerprint must match; only a regular file of a sane size is read, never through a symbolic link and
 never waiting on a FIFO. Anything else is a miss, and the entry is rewritten. Writes go to a temporary
 file renamed over the entry (atomic: concurrent workers and runs see a whole entry or
-none). A cache that cannot be read or written costs only its speed-up.
+none). A cache that cannot be read or written costs only its speed-up. A
+well-formed entry can still lie about what it describes (which findings, where): the
+fixes that ``--fix`` and ``--diff`` write are therefore never taken from it (see
+:mod:`gradguard.checker`).
 """
 
 from __future__ import annotations
@@ -33,6 +38,7 @@ import os
 import re
 import shutil
 import stat
+import string
 import sys
 import tempfile
 from dataclasses import dataclass
@@ -60,6 +66,7 @@ holding it, as GradGuard writes it, are ever removed."""
 
 _PACKAGE = Path(__file__).resolve().parent
 _CODE_DIR = re.compile(r"[0-9a-f]{32}")
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 _TAG = ("Signature: 8a477f597d28d172789f06886806bc55\n"
         "# This file is a cache directory tag created by gradguard.\n"
         "# For information about cache directory tags see https://bford.info/cachedir/\n")
@@ -155,13 +162,15 @@ class ResultCache:
 
     def put(self, text: str, result: FileResult) -> None:
         """Store ``result`` as the analysis of ``text`` (atomically). Results that
-        JSON cannot carry exactly (a message argument that is not a str or int) or
-        that exceed :data:`MAX_ENTRY_BYTES`, and write errors, are skipped silently."""
+        :meth:`get` would refuse (a message argument that is not a str or int, a
+        control character, an unknown msgid), results over :data:`MAX_ENTRY_BYTES`,
+        and write errors are skipped silently."""
         key = text_key(text)
         try:
+            encoded = _encode_result(result)
+            _decode_result(encoded, text)  # (what get() would refuse)
             data = json.dumps({"gradguard": __version__, "fingerprint": self.fingerprint,
-                               "sha256": key, "result": _encode_result(result)},
-                              separators=(",", ":"))
+                               "sha256": key, "result": encoded}, separators=(",", ":"))
         except (TypeError, ValueError):
             return
         if len(data) > MAX_ENTRY_BYTES:  # (ASCII: json.dumps escapes the rest)
@@ -278,6 +287,32 @@ def _encode_result(r: FileResult) -> dict:
     }
 
 
+@functools.cache
+def _known_msgids() -> frozenset[str]:
+    """The msgids of GradGuard's message template (``i18n/locale/gradguard.pot``, which
+    the i18n test keeps equal to the messages in the source): the only messages an
+    entry may hold. Raises ``OSError`` if the template cannot be read."""
+    import ast
+
+    from gradguard.i18n import DOMAIN, LOCALE_DIR
+
+    msgids, parts = set(), None
+    for line in (LOCALE_DIR / f"{DOMAIN}.pot").read_text(encoding="utf-8").splitlines():
+        if line.startswith("msgid "):
+            parts = [line[len("msgid "):]]
+        elif line.startswith('"') and parts is not None:  # a continued msgid
+            parts.append(line)
+        elif parts is not None:
+            msgids.add("".join(ast.literal_eval(p) for p in parts))  # (PO quotes are Python's)
+            parts = None
+    return frozenset(msgids - {""})
+
+
+@functools.cache
+def _placeholders(msgid: str) -> frozenset[str]:
+    return frozenset(name for _, name, _, _ in string.Formatter().parse(msgid) if name)
+
+
 class _Invalid(ValueError):
     """An entry that is not what :func:`_encode_result` writes for this text."""
 
@@ -329,12 +364,23 @@ class _Decoder:
             raise _Invalid("span ends before it starts")
         return span
 
+    @staticmethod
+    def shown(value: object) -> str:
+        """A string that is printed: no control characters (terminal escapes, line breaks)."""
+        if type(value) is not str or _CONTROL.search(value):
+            raise _Invalid("expected a str without control characters")
+        return value
+
     def message(self, value: object) -> Message:
         msgid, args = self.fields(value, "msgid", "args")
-        for name, arg in self.typed(args, dict).items():
-            if type(arg) not in (str, int):
-                raise _Invalid(f"message argument {name} is not a str or int")
-        return Message(self.typed(msgid, str), args)
+        if self.typed(msgid, str) not in _known_msgids():
+            raise _Invalid("not a message of GradGuard")
+        if set(self.typed(args, dict)) != _placeholders(msgid):
+            raise _Invalid("the arguments are not the message's placeholders")
+        for arg in args.values():
+            if type(arg) is not int:
+                self.shown(arg)
+        return Message(msgid, args)
 
     def fix(self, value: object) -> Fix:
         title, preferred, applicability, edits = self.fields(
@@ -366,6 +412,6 @@ def _decode_result(value: object, text: str) -> FileResult:
     if syntax_error is not None:
         pos, message = d.fields(syntax_error, "pos", "message")
         # (a parser's error position may lie past the text's end: it is only printed)
-        syntax_error = SyntaxProblem(d.point(pos), d.typed(message, str))
+        syntax_error = SyntaxProblem(d.point(pos), d.shown(message))
     return FileResult(tuple(d.finding(f) for f in d.typed(findings, list)), syntax_error,
-                      tuple(d.typed(e, str) for e in d.typed(errors, list)))
+                      tuple(d.shown(e) for e in d.typed(errors, list)))
