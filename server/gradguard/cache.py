@@ -27,6 +27,11 @@ none). A cache that cannot be read or written costs only its speed-up. A
 well-formed entry can still lie about what it describes (which findings, where): the
 fixes that ``--fix`` and ``--diff`` write are therefore never taken from it (see
 :mod:`gradguard.checker`).
+
+Entries of the running code are never pruned one by one: an entry is a few kB, a new
+GradGuard, libcst or Python (every upgrade) drops all the older code's entries at once,
+and pruning by last use would cost a write per hit (atime is unreliable) plus a walk of
+the folder. Deleting the root is always safe.
 """
 
 from __future__ import annotations
