@@ -102,6 +102,9 @@ class DocumentState:
         self.published: Snapshot | None = None
         self.changed = asyncio.Event()
         self.errors: frozenset[str] = frozenset()
+        # the diagnostics last published, by what they were made from (see
+        # GradGuardServer.publish): (rules, locale, encoding, {key: diagnostic})
+        self.rendered: tuple = (None, None, None, {})
 
     def cancel(self) -> None:
         """Cancel the pending analysis, if any (a running engine call finishes in its

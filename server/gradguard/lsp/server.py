@@ -19,6 +19,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Callable, Iterable, Sequence
 from urllib.parse import unquote
 
+import attrs
 from lsprotocol import types as t
 from pygls.capabilities import get_capability
 from pygls.lsp.server import LanguageServer
@@ -27,7 +28,7 @@ from pygls.uris import to_fs_path
 
 from gradguard import __version__, config, explain, i18n
 from gradguard.analysis import incremental_analyzer
-from gradguard.analysis.model import FileResult, Finding, Message
+from gradguard.analysis.model import FileResult, Finding, Message, finding_lines
 from gradguard.fixes import compatible_fixes
 from gradguard.lsp import convert
 from gradguard.lsp.documents import (Analyzer, DocumentState, LspWorkspace, Snapshot,
@@ -273,12 +274,26 @@ class GradGuardServer(LanguageServer):
                         analysed=False, generation=self.generation)
 
     def publish(self, state: DocumentState, snapshot: Snapshot) -> None:
-        """Convert ``snapshot`` to diagnostics, record it, and push it to push clients."""
+        """Convert ``snapshot`` to diagnostics, record it, and push it to push clients.
+
+        A finding published before, with the same text on the lines it spans and the
+        same rules, locale and position encoding, reuses its diagnostic (only the
+        version in ``data`` changes): after a keystroke most findings are the same."""
         rules = self.config_for(state.uri)
         locale = self.locale_for(state.uri)
         lines = convert.split_lines(snapshot.text)
-        diagnostics = tuple(self.diagnostic(state.uri, snapshot.version, lines, f, rules, locale)
-                            for f in snapshot.findings)
+        known, made = state.rendered[3], {}
+        if state.rendered[:3] != (rules, locale, self.encoding):
+            known = {}
+        diagnostics = []
+        for f in snapshot.findings:
+            lo, hi = finding_lines(f)
+            key = (repr(f), tuple(lines[lo - 1:hi]))  # (findings hold dicts: no hash)
+            made[key] = d = known.get(key) or self.diagnostic(state.uri, 0, lines, f, rules,
+                                                              locale)
+            diagnostics.append(attrs.evolve(d, data={**d.data, "version": snapshot.version}))
+        state.rendered = (rules, locale, self.encoding, made)
+        diagnostics = tuple(diagnostics)
         snapshot = dataclasses.replace(snapshot, diagnostics=diagnostics,
                                        result_id=f"{snapshot.version}.{next(self._result_ids)}")
         state.mark_published(snapshot)
