@@ -3,7 +3,6 @@
 
     python bench/fuzz_lsp.py                        # 400 scripts, a random seed
     python bench/fuzz_lsp.py --scripts 1000 --seed 7
-    python bench/fuzz_lsp.py --lookalikes           # also \\x0c, \\u2028, ... (known bug)
 
 Plays hypothesis-generated edit scripts against one real server over stdio, with every
 check of tests/robustness/edit_fuzz.py (server up, every request answered, every
@@ -36,8 +35,6 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--scripts", type=int, default=400, help="scripts to play (400)")
     parser.add_argument("--seed", type=int, default=None, help="hypothesis seed (random)")
-    parser.add_argument("--lookalikes", action="store_true",
-                        help="insert characters str.splitlines() takes for line breaks")
     parser.add_argument("--no-shrink", action="store_true",
                         help="report the first failure as found, without shrinking it")
     args = parser.parse_args()
@@ -51,8 +48,7 @@ def main() -> int:
         @seed(chosen)
         @settings(max_examples=args.scripts, database=None, deadline=None, phases=phases,
                   suppress_health_check=list(HealthCheck))
-        @given(edit_fuzz.scripts(min_batches=3, max_batches=8, min_edits=4, max_edits=20,
-                                 lookalikes=args.lookalikes))
+        @given(edit_fuzz.scripts(min_batches=3, max_batches=8, min_edits=4, max_edits=20))
         def play(script):
             session.play(script)
             if session.stats.scripts % 50 == 0:
