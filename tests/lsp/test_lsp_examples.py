@@ -91,6 +91,22 @@ async def test_broken_buffer_keeps_real_findings_on_moved_lines(real: Client):
     assert back.range == d.range
 
 
+async def test_an_unchanged_finding_is_published_again_for_the_new_version(real: Client):
+    real.open(URI, DCGAN)
+    [d] = await real.diagnostics_of(URI, 1)
+    # an edit on a line the finding does not touch: the diagnostic is reused, its data
+    # names the new version, and its quick fix still applies
+    real.change(URI, 2, t.TextDocumentContentChangePartial(range=rng(0, 3, 0, 3), text="A "))
+    [again] = await real.diagnostics_of(URI, 2)
+    assert (again.range, again.message, again.related_information) == (
+        d.range, d.message, d.related_information)
+    assert (d.data["version"], again.data["version"]) == (1, 2)
+    assert again.data["fixes"] == d.data["fixes"]
+    actions = await real.actions(URI, again.range, [again])
+    [edit] = text_edits(await real.resolved_edit(actions[0]), URI)
+    assert edit == t.TextEdit(rng(36, 70, 36, 70), ".detach()")
+
+
 async def test_a_broken_buffer_drops_fixes_computed_for_a_line_since_edited(real: Client):
     real.open(URI, DCGAN)
     [d] = await real.diagnostics_of(URI, 1)

@@ -288,9 +288,17 @@ class GradGuardServer(LanguageServer):
         diagnostics = []
         for f in snapshot.findings:
             lo, hi = finding_lines(f)
-            key = (repr(f), tuple(lines[lo - 1:hi]))  # (findings hold dicts: no hash)
-            made[key] = d = known.get(key) or self.diagnostic(state.uri, 0, lines, f, rules,
-                                                              locale)
+            text = tuple(lines[lo - 1:hi])
+            # the same finding object (an unchanged function's), else an equal one
+            # (findings hold dicts: no hash, so their repr is the key)
+            same = known.get(id(f))
+            key = id(f) if same is not None and same[0] is f else repr(f)
+            hit = known.get(key)
+            d = hit[2] if hit is not None and hit[1] == text else \
+                self.diagnostic(state.uri, 0, lines, f, rules, locale)
+            made[id(f)] = (f, text, d)  # (the entry keeps f alive: its id stays its own)
+            if key != id(f):
+                made[key] = made[id(f)]
             diagnostics.append(attrs.evolve(d, data={**d.data, "version": snapshot.version}))
         state.rendered = (rules, locale, self.encoding, made)
         diagnostics = tuple(diagnostics)
