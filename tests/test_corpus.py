@@ -4,7 +4,6 @@ Runs ../shared/tools/score.py, which calls `gradguard check --format json` and, 
 --fixes, runs each preferred fix under torch. Skips when ../shared is absent.
 """
 
-import os
 import re
 import shutil
 import subprocess

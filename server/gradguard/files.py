@@ -17,7 +17,6 @@ import stat
 import tempfile
 import tokenize
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Callable, Iterator
 
 import pathspec

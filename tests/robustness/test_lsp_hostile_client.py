@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 
-import pytest
 
 import edit_fuzz
 from lsp_wire import LspProcess, ResponseError

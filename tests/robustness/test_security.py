@@ -153,24 +153,26 @@ async def _session(server: LspProcess, folder: Path) -> None:
     await server.call("textDocument/diagnostic", {"textDocument": {"uri": uris[-1]}})
 
 
+async def _served_session(command: list[str], env: dict, cwd: Path, folder: Path) -> str:
+    """Start the server with ``command`` (``env`` added to the test environment) in
+    ``cwd``, run :func:`_session` on ``folder``, shut it down cleanly; its stderr."""
+    server = await LspProcess.start(command, env=server_env(env), cwd=str(cwd))
+    try:
+        await _session(server, folder)
+        assert await server.shutdown() == 0
+    finally:
+        await server.kill()
+    return server.stderr_text()
+
+
 def test_lsp_session_never_imports_code_or_reads_outside(tmp_path):
     folder = tmp_path / "project"
     folder.mkdir()
     markers = plant(folder)
     log = tmp_path / "audit.jsonl"
 
-    async def run():
-        server = await LspProcess.start([sys.executable, str(WRAPPER), "lsp"],
-                                        env=server_env({"GG_AUDIT_LOG": str(log)}),
-                                        cwd=str(tmp_path))
-        try:
-            await _session(server, folder)
-            assert await server.shutdown() == 0
-        finally:
-            await server.kill()
-        return server.stderr_text()
-
-    stderr = asyncio.run(run())
+    stderr = asyncio.run(_served_session([sys.executable, str(WRAPPER), "lsp"],
+                                         {"GG_AUDIT_LOG": str(log)}, tmp_path, folder))
     assert "Traceback" not in stderr
     assert_contained(read_audit(log), folder)
     assert sorted(p.name for p in markers.iterdir()) == []
@@ -193,18 +195,8 @@ def test_server_started_as_the_vscode_client_starts_it(tmp_path, cwd):
     markers = plant(folder)
     (tmp_path / "extension").mkdir()
 
-    async def run():
-        server = await LspProcess.start([sys.executable, "-m", "gradguard", "lsp"],
-                                        env=server_env(PYTHON_PROCESS["env"]),
-                                        cwd=str(tmp_path / cwd))
-        try:
-            await _session(server, folder)
-            assert await server.shutdown() == 0
-        finally:
-            await server.kill()
-        return server.stderr_text()
-
-    assert asyncio.run(run()) == ""
+    assert asyncio.run(_served_session([sys.executable, "-m", "gradguard", "lsp"],
+                                       PYTHON_PROCESS["env"], tmp_path / cwd, folder)) == ""
     assert sorted(p.name for p in markers.iterdir()) == []
 
 

@@ -71,13 +71,13 @@ def _first_indent(stmt: cst.CSTNode, default: str) -> str | None:
     return None
 
 
-def _blocks(module: cst.Module, code_for) -> list[Block]:
+def _blocks(module: cst.Module) -> list[Block]:
     """Blocks of a module parsed alone (header with the first statement, footer with
-    the last), their texts from ``code_for``."""
+    the last), their texts as the module prints them."""
     out = []
     body = module.body
     for i, stmt in enumerate(body):
-        text = code_for(stmt)
+        text = module.code_for_node(stmt)
         if i == 0:
             text = "".join(module.code_for_node(line) for line in module.header) + text
         if i == len(body) - 1:
@@ -140,18 +140,17 @@ class BlockParser:
     def parse(self, text: str) -> tuple[Parsed | None, object]:
         """``(parsed, None)`` for a text that parses, ``(None, problem)`` (what
         ``parse_fn`` said) for one that does not."""
+        # blocks that do not add up to the text (libcst does not round-trip a few
+        # texts, such as one that ends with a lone CR) cannot locate the next edit
         parsed = self._incremental(text) if self._last is not None else None
-        if parsed is not None and "".join(b.text for b in parsed.blocks) != text:
-            parsed = None
-        if parsed is None:
+        whole = parsed is not None and "".join(b.text for b in parsed.blocks) == text
+        if not whole:
             module, problem = self._parse(text)
             if module is None:
                 return None, problem
-            blocks = _blocks(module, module.code_for_node)
+            blocks = _blocks(module)
             parsed = Parsed(module, tuple(blocks), _starts(blocks), len(text))
-        # blocks that do not add up to the text (libcst does not round-trip a few
-        # texts, such as one that ends with a lone CR) cannot locate the next edit
-        whole = "".join(b.text for b in parsed.blocks) == text
+            whole = "".join(b.text for b in blocks) == text
         self._text, self._last = (text, parsed) if whole else (None, None)
         if not whole:
             parsed = replace(parsed, exact=False)
@@ -266,7 +265,7 @@ class BlockParser:
             return "extend"
         if not at_start and region.default_newline != module.default_newline:
             return None
-        new = _blocks(region, region.code_for_node)
+        new = _blocks(region)
         body = list(region.body)
         if region.header and not at_start:
             head = body[0].with_changes(leading_lines=(*region.header, *body[0].leading_lines))
