@@ -27,8 +27,14 @@ import libcst as cst
 from gradguard.analysis import torchapi as T
 from gradguard.analysis.blocks import BlockParser, common_prefix, common_suffix
 from gradguard.analysis.interp import Interpreter
-from gradguard.analysis.model import (FileResult, Finding, Pos, SyntaxProblem, finding_lines,
-                                      moved_finding)
+from gradguard.analysis.model import (
+    FileResult,
+    Finding,
+    Pos,
+    SyntaxProblem,
+    finding_lines,
+    moved_finding,
+)
 from gradguard.analysis.source import Source
 
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")

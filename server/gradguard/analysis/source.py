@@ -17,7 +17,6 @@ from libcst.metadata import MetadataWrapper, PositionProvider
 
 from gradguard.analysis.model import Edit, Pos, Span
 
-
 # Line breaks as Python and libcst count them (not str.splitlines, which also breaks at
 # \x0b, \x0c, \x1c-\x1e, \x85, \u2028 and \u2029).
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")

@@ -1,0 +1,288 @@
+"""Autograd effects: graph segments, what backward walks and frees, version counters of
+saved tensors, and the events they raise (DESIGN.md section 1; PyTorch:
+torch/csrc/autograd/engine.cpp, saved_variable.cpp)."""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from gradguard.analysis import torchapi as T
+from gradguard.analysis.events import Accumulation, Hazard, InplaceHazard
+from gradguard.analysis.frames import literal_truth
+from gradguard.analysis.values import EMPTY, Binding, Free, Seg, Val
+
+
+class AutogradEffects:
+    """Part of :class:`gradguard.analysis.interp.Interpreter` (a mixin over its state)."""
+
+    def stamp(self) -> tuple:
+        return tuple(p for _, p in self.loop_stack)
+
+    def new_seg(self, node, label: str, parents: frozenset, saves: bool = True,
+                inputs: tuple = (), saved: tuple = ()) -> frozenset:
+        """Create a segment at ``node`` depending on ``parents``; returns the new set.
+        ``saved`` lists the ``(store, version)`` of the tensors its backward needs."""
+        sid = next(self._ids)
+        self.segs[sid] = Seg(sid, node, label, self.stamp(), saves, inputs, self.frame.stmt,
+                              self.frame.id, saved, self.top())
+        for store, _ in saved:
+            self.saved_by.setdefault(store, []).append(sid)
+        return parents | {sid}
+
+    def fresh_store(self):
+        """A new storage identity (the result of an out-of-place operation)."""
+        return ("t", next(self._ids))
+
+    def saved_of(self, vals) -> tuple:
+        """``(store, version)`` of the tensors among ``vals`` (what a node saves)."""
+        versions = self.state.versions
+        out = []
+        for v in vals:
+            for t in (v.elts or ()) if v.kind in ("tuple", "container") else (v,):
+                if t.store is not None:
+                    out.append((t.store, versions.get(t.store, 0)))
+        return tuple(out)
+
+    def op(self, node, label: str, vals, saves=True, inputs: tuple = ()) -> Val:
+        """The result of a differentiable operation on ``vals``: a new segment when any
+        input requires grad (and grad mode is on), else a plain tensor. ``saves``: True
+        (the node saves its inputs), "output" (its result) or False (nothing)."""
+        vals = list(vals)
+        store = self.fresh_store()
+        if self.no_grad or not any(v.grad for v in vals):
+            return Val("tensor", store=store)
+        parents = frozenset().union(*(v.segs for v in vals))
+        if saves == "output":
+            saved = ((store, 0),)
+        else:
+            saved = self.saved_of(vals) if saves else ()
+        return Val("tensor", self.new_seg(node, label, parents, bool(saves), inputs, saved),
+                   store=store)
+
+    def bump(self, val: Val, node) -> None:
+        """An in-place change of ``val``'s storage: bump its version (autograd's
+        ``_version``); a node that saved it at an older version fails in backward."""
+        st = val.store
+        if st is None:
+            return
+        self.state.versions[st] = self.state.versions.get(st, 0) + 1
+        self.bump_sites[st] = (node, tuple((f.id, f.stmt) for f in self.frames))
+        self.bump_tops[st] = self.top()
+        if st[0] != "param" and self.frame.module_method:
+            # inside an nn.Module method: the graph it builds is meant to be backwarded,
+            # so changing a tensor a live node saved is a hazard already
+            live = {f.id for f in self.frames}
+            for sid in self.saved_by.get(st, ()):
+                seg = self.segs[sid]
+                if seg.frame in live and sid not in self.state.freed and any(
+                        s == st and ver < self.state.versions[st] for s, ver in seg.saved):
+                    key = (id(node), "inplace", st)
+                    if key not in self._seen_hazards:
+                        self._seen_hazards.add(key)
+                        self.mark()
+                        self.inplace.append(InplaceHazard(
+                            "tensor", node, node, None, seg, st, self.bump_sites[st],
+                            tuple((fr.id, fr.stmt, fr.func) for fr in self.frames),
+                            dict(self.state.env)))
+                    break
+
+    def _root_key(self, node):
+        """The env key of the variable or attribute an accumulator expression lives in
+        (``self.history[k]`` -> the key of ``self.history``)."""
+        while node is not None:
+            key = self.key_of(node) if isinstance(node, (cst.Name, cst.Attribute)) else None
+            if key is not None:
+                return key
+            node = node.value if isinstance(node, (cst.Subscript, cst.Attribute)) else None
+        return None
+
+    def _accumulate(self, node, acc_node, val: Val, value_node) -> None:
+        """Record ``acc += val`` / ``acc.append(val)`` where ``acc`` outlives the loop
+        iteration and ``val`` carries a graph: it keeps that graph alive (GG301/GG303)
+        unless a later backward consumes it."""
+        if not val.segs or not self.loop_stack or self.no_grad or \
+                isinstance(value_node, cst.IfExp):
+            return
+        key = self._root_key(acc_node)
+        ctx, pass_id = self.loop_stack[-1]
+        if key is None or key not in self.entry_keys.get(pass_id, ()):
+            return
+        self.mark()
+        rec = self.accumulations.get(id(node))
+        passes = frozenset(p for _, p in self.loop_stack if key in self.entry_keys.get(p, ()))
+        if rec is None:
+            self.accumulations[id(node)] = Accumulation(
+                node, acc_node, value_node, val.segs, passes, self.frame.eval_mode,
+                tuple((f.id, f.stmt, f.func) for f in self.frames))
+        else:
+            rec.segs |= val.segs
+            rec.passes |= passes
+            rec.eval_mode = rec.eval_mode or self.frame.eval_mode
+
+    def in_place(self, node, target: Val, others) -> Val:
+        """An in-place operation on ``target`` with ``others`` as operands: the result is
+        the same storage, one version newer, with the operands' graphs added."""
+        res = self.op(node, "in-place", [target] + list(others), saves=False)
+        self.bump(target, node)
+        return Val("tensor", res.segs, target.leaf, None, None, None, target.store)
+
+    def _note_stale(self, pos) -> None:
+        """Record arguments (plain names) whose graph a backward already freed: the place
+        a stale tensor re-enters a computation, as ``(name node, freed segs, frame id)``."""
+        freed = self.state.freed
+        for v, node in pos:
+            if isinstance(node, cst.Name) and v.segs:
+                hit = frozenset(s for s in v.segs if s in freed)
+                if hit:
+                    self.stale_uses.append((node, hit, self.frame.id))
+
+    def _cut_in_place(self, node, recv: Val) -> None:
+        """``x.detach_()``: x (and the container x iterates, if any) loses its graph."""
+        key = self.key_of(node)
+        if key is not None:
+            self.state.env[key] = Binding(Val("tensor"), self.frame.stmt)
+        if recv.alias is not None and recv.alias in self.state.env:
+            old = self.state.env[recv.alias]
+            self.state.env[recv.alias] = Binding(
+                Val(old.val.kind, EMPTY, False, old.val.ref,
+                    tuple(Val(e.kind, EMPTY, False, e.ref) for e in old.val.elts)
+                    if old.val.elts else None), old.stmt)
+
+    def backward(self, call, val: Val, root_node, api: str, pos, kw) -> None:
+        """Walk and free the graph of ``val`` (unless retained) and report walks through
+        segments an earlier backward freed (PyTorch: torch/csrc/autograd/engine.cpp)."""
+        retain = self._retains(api, pos, kw)
+        freed = self.state.freed
+        self.passes_with_backward.update(p for _, p in self.loop_stack)
+        for rec in self.accumulations.values():
+            if rec.segs & val.segs:
+                self.consumed.add(id(rec.node))
+        if retain is True and not self.no_grad:
+            self._check_retained_carry(call, root_node, val)
+        hit = tuple(s for s in sorted(val.segs) if s in freed and self.segs[s].saves)
+        if hit:
+            self._report(call, root_node, hit, val.segs)
+        else:
+            self._check_versions(call, root_node, val)
+        if retain is False and not self.no_grad:
+            # a wrapper's backward (accelerator.backward(loss)) frees at its call site
+            site_call, _, site = self._site(call, root_node)
+            info = Free(site_call, self.stamp(),
+                        tuple((f.id, f.stmt) for f in self.frames[:site]),
+                        self.param_updates, self.tops.get(id(self.frames[site - 1].func))
+                        or self.top())
+            for s in val.segs:
+                freed.setdefault(s, info)
+
+    def _retains(self, api: str, pos, kw) -> bool | None:
+        """True/None (unknown: treated as retaining) or False, from retain_graph and
+        create_graph (create_graph=True makes retain_graph default to True)."""
+        ri, ci = T.RETAIN_POSITION[api]
+
+        def arg(name, idx):
+            if name in kw:
+                return kw[name][1]
+            if idx is not None and len(pos) > idx:
+                return pos[idx][1]
+            return None
+
+        r, c = arg("retain_graph", ri), arg("create_graph", ci)
+        if r is not None:
+            t = literal_truth(r)
+            if isinstance(r, cst.Name) and r.value == "None":
+                t = None
+                r = None
+            else:
+                return True if t is None else t
+        if c is not None:
+            t = literal_truth(c)
+            return True if t is None else t
+        return False
+
+    def _check_retained_carry(self, call, root_node, val: Val) -> None:
+        """``retain_graph=True`` in a loop whose backward reaches a segment built in an
+        earlier iteration: no error, but each step backpropagates through all history."""
+        cur = self.stamp()
+        for i, (ctx, p) in enumerate(self.loop_stack):
+            for sid in sorted(val.segs):
+                st = self.segs[sid].stamp
+                if len(st) > i and st[:i] == cur[:i] and st[i] != p and \
+                        self.pass_loop.get(st[i]) == ctx.key:
+                    key = (id(call), "retained")
+                    if key not in self._seen_hazards:
+                        self._seen_hazards.add(key)
+                        self.mark()
+                        self.retained_carries.append(Hazard(
+                            "retained", call, root_node, (sid,), (), ctx,
+                            tuple((fr.id, fr.stmt, fr.func) for fr in self.frames),
+                            dict(self.state.env), dict(self.state.freed),
+                            self.param_updates, val.segs,
+                            tuple(c for c, _ in self.loop_stack)))
+                    return
+
+    def _check_versions(self, call, root_node, val: Val) -> None:
+        """Report the first saved tensor the backward needs that was changed in place
+        since it was saved (autograd compares the saved ``_version`` with the tensor's:
+        torch/csrc/autograd/saved_variable.cpp, "modified by an inplace operation")."""
+        versions = self.state.versions
+        for sid in sorted(val.segs):
+            seg = self.segs[sid]
+            for store, ver in seg.saved:
+                if versions.get(store, 0) > ver and store in self.bump_sites:
+                    key = (id(call), "inplace", store)
+                    bump_key = (id(self.bump_sites[store][0]), "inplace", store)
+                    if key in self._seen_hazards or (store[0] != "param" and
+                                                     bump_key in self._seen_hazards):
+                        return
+                    self._seen_hazards.add(bump_key)
+                    self.mark()
+                    self._seen_hazards.add(key)
+                    outer_call, outer_root, site = self._site(call, root_node)
+                    self.inplace.append(InplaceHazard(
+                        "param" if store[0] == "param" else "tensor", outer_call, call,
+                        outer_root, seg, store, self.bump_sites[store],
+                        tuple((fr.id, fr.stmt, fr.func) for fr in self.frames[:site]),
+                        dict(self.state.env),
+                        tuple((fr.id, fr.stmt, fr.func) for fr in self.frames)))
+                    return
+
+    def _site(self, call, root_node):
+        """Where a backward is reported: a wrapper that backwards its parameter (``def
+        manual_backward(self, loss): loss.backward()``) is reported at its call site.
+        Returns ``(call, root expression, number of frames up to the site)``."""
+        site = len(self.frames)
+        for fr in reversed(self.frames[1:]):
+            if not (isinstance(root_node, cst.Name) and root_node.value in fr.arg_nodes
+                    and fr.call is not None and (fr.id, root_node.value) in self.state.env
+                    and self.state.env[(fr.id, root_node.value)].stmt is None):
+                break
+            call, root_node = fr.call, fr.arg_nodes[root_node.value]
+            site -= 1
+        return call, root_node, site
+
+    def _report(self, call, root_node, hit, val_segs) -> None:
+        call, root_node, site = self._site(call, root_node)
+        cur = self.stamp()
+        frees = tuple(self.state.freed[s] for s in hit)
+        kind, loop = "same", None
+        f = frees[0]
+        for i, (ctx, p) in enumerate(self.loop_stack):
+            if i >= len(f.stamp) or f.stamp[i] != p:
+                if i < len(f.stamp) and self.pass_loop.get(f.stamp[i]) == ctx.key:
+                    # freed in an earlier pass (iteration) of this loop
+                    loop = ctx
+                    seg = self.segs[hit[0]]
+                    inside = len(seg.stamp) > i and seg.stamp[:i] == cur[:i] and \
+                        self.pass_loop.get(seg.stamp[i]) == ctx.key
+                    kind = "carried" if inside else "reused"
+                break
+        key = (id(call), kind)
+        if key in self._seen_hazards or (id(call), "same") in self._seen_hazards:
+            return
+        self._seen_hazards.add(key)
+        self.mark()
+        frames = tuple((fr.id, fr.stmt, fr.func) for fr in self.frames[:site])
+        self.hazards.append(Hazard(kind, call, root_node, hit, frees, loop, frames,
+                                   dict(self.state.env), dict(self.state.freed),
+                                   self.param_updates, val_segs,
+                                   tuple(ctx for ctx, _ in self.loop_stack)))

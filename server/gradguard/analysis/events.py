@@ -1,0 +1,91 @@
+"""The events the interpreter emits for the rules: a freed graph walked again
+(:class:`Hazard`), a saved tensor or parameters changed in place (:class:`InplaceHazard`),
+a graph kept alive by an accumulator (:class:`Accumulation`), a discarded ``detach()``
+(:class:`DiscardedDetach`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import libcst as cst
+
+from gradguard.analysis.frames import LoopCtx
+
+
+@dataclass
+class Hazard:
+    """A backward (or ``autograd.grad``) that walks segments an earlier backward freed.
+
+    ``kind``: "same" (freed earlier in the same iteration: GG101), "carried" (freed in an
+    earlier iteration, created inside the loop: GG102) or "reused" (created before the
+    loop, freed in an earlier iteration: GG103). ``loop``: the loop concerned.
+    ``segs``: the freed segments walked again; ``frees``: their :class:`Free` records.
+    ``root``: the expression backwarded; ``frames``: the analysis frames at the time, as
+    ``(frame_id, current statement, function node)``; ``env``/``freed``: the state then;
+    ``steps``: parameter updates so far; ``val_segs``: all segments of the root;
+    ``loops``: the loops being analysed, outermost first. The finding's site is the last
+    frame of ``frames`` (a wrapper that backwards its parameter is reported at its call).
+    """
+
+    kind: str
+    node: cst.CSTNode
+    root: cst.CSTNode | None
+    segs: tuple
+    frees: tuple
+    loop: LoopCtx | None
+    frames: tuple
+    env: dict
+    freed: dict
+    steps: int
+    val_segs: frozenset
+    loops: tuple = ()
+
+
+@dataclass
+class InplaceHazard:
+    """A backward that needs a tensor changed in place after a node saved it.
+
+    ``kind``: "param" (module parameters updated: ``optimizer.step()``, ``p.clamp_()``:
+    GG201) or "tensor" (GG202). ``node``: the backward as reported (a wrapper's call
+    site), ``inner``: the backward call itself; ``seg``: the segment that saved the
+    tensor; ``store``: its storage; ``bump``: ``(in-place node, (frame id, stmt) path)``
+    of the last in-place change; ``frames``/``env`` as in :class:`Hazard` (up to the reported site);
+    ``inner_frames``: all frames at the backward itself.
+    """
+
+    kind: str
+    node: cst.CSTNode
+    inner: cst.CSTNode
+    root: cst.CSTNode | None
+    seg: object
+    store: object
+    bump: tuple
+    frames: tuple
+    env: dict
+    inner_frames: tuple = ()
+
+
+@dataclass
+class Accumulation:
+    """``acc += t`` / ``acc.append(t)`` in a loop, where ``acc`` outlives the iteration and
+    ``t`` carries a graph. ``segs``: the graphs accumulated; ``passes``: the loop passes at
+    whose start ``acc`` already existed (so it outlives those iterations); ``eval_mode``: the function had called ``model.eval()`` (an evaluation loop)."""
+
+    node: cst.CSTNode
+    acc: cst.CSTNode
+    value: cst.CSTNode | None
+    segs: frozenset
+    passes: frozenset
+    eval_mode: bool
+    frames: tuple
+
+
+@dataclass
+class DiscardedDetach:
+    """An expression statement ``x.detach()``: the detached tensor is thrown away."""
+
+    stmt: cst.SimpleStatementLine
+    call: cst.Call
+    target: cst.BaseExpression
+    loop_target: bool
+    func: cst.CSTNode | None

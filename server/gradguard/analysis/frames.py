@@ -1,0 +1,107 @@
+"""What the interpreter keeps about the program itself: references to the file's
+functions and classes, activation frames, loops being analysed, and small CST helpers."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import libcst as cst
+
+from gradguard.analysis.values import Val
+
+MAX_DEPTH = 8
+MAX_STEPS = 60_000
+LOOP_PASSES = 2
+MAX_LOOP_NESTING = 5
+
+
+@dataclass
+class FuncRef:
+    """A function, method or lambda of this file, with the frame it was defined in."""
+
+    node: cst.FunctionDef | cst.Lambda
+    frame: str
+    cls: "ClassInfo | None" = None
+    no_grad: bool = False
+    static: bool = False
+
+
+@dataclass
+class ClassInfo:
+    """A class of this file: its methods and whether it is an nn.Module."""
+
+    node: cst.ClassDef
+    methods: dict
+    bases: list
+    is_module: bool
+    is_optimizer: bool
+
+
+@dataclass(frozen=True)
+class Trained:
+    """What an optimizer trains: module names as written and module identities."""
+
+    names: frozenset | None
+    refs: frozenset
+
+
+@dataclass(frozen=True)
+class LoopCtx:
+    """A loop being analysed: ``key`` identifies it; ``body`` is where a recomputation
+    goes (first statement of the loop body, or of a closure's body); ``header`` holds the
+    expressions evaluated once per loop entry (a ``for`` iterable)."""
+
+    key: int
+    node: cst.CSTNode
+    frame: str
+    body: cst.CSTNode | None
+    header: tuple = ()
+
+
+@dataclass
+class Frame:
+    """One function activation: its env key prefix, function node, lexical parent,
+    ``self``, the call that entered it and the arguments' expressions by parameter."""
+
+    id: str
+    func: cst.CSTNode | None
+    parent: str | None
+    call: cst.CSTNode | None = None
+    arg_nodes: dict = field(default_factory=dict)
+    module_method: bool = False
+    eval_mode: bool = False
+    top: cst.CSTNode | None = None
+    self_obj: Val | None = None
+    globals_: set = field(default_factory=set)
+    returns: list = field(default_factory=list)
+    stmt: cst.CSTNode | None = None
+    loops: list = field(default_factory=list)
+
+
+class Budget(Exception):
+    pass
+
+
+def dotted(node: cst.BaseExpression) -> str | None:
+    """``a.b.c`` for a Name/Attribute chain, else None."""
+    if isinstance(node, cst.Name):
+        return node.value
+    if isinstance(node, cst.Attribute):
+        base = dotted(node.value)
+        return f"{base}.{node.attr.value}" if base else None
+    return None
+
+
+def calls_in(node: cst.CSTNode):
+    """Every Call node inside ``node`` (including itself)."""
+    if isinstance(node, cst.Call):
+        yield node
+    for child in node.children:
+        yield from calls_in(child)
+
+
+def literal_truth(node: cst.BaseExpression | None) -> bool | None:
+    """The truth of a literal True/False, None for anything else."""
+    if isinstance(node, cst.Name) and node.value in ("True", "False"):
+        return node.value == "True"
+    return None

@@ -1,0 +1,807 @@
+"""Python semantics: statements in execution order (loops run twice, branches joined),
+expressions, names and attributes, and calls of the file's own functions and classes,
+interpreted inline."""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import replace
+
+import libcst as cst
+
+from gradguard.analysis import torchapi as T
+from gradguard.analysis.frames import (LOOP_PASSES, MAX_DEPTH, MAX_LOOP_NESTING, ClassInfo,
+                                       Frame, FuncRef, LoopCtx, dotted)
+from gradguard.analysis.values import (EMPTY, NONE, SCALAR, UNKNOWN, Binding, Val, join,
+                                       join_all, join_states)
+
+
+class PythonSemantics:
+    """Part of :class:`gradguard.analysis.interp.Interpreter` (a mixin over its state)."""
+
+    def lookup_key(self, name: str):
+        env = self.state.env
+        fid = self.frame.id
+        if name in self.frame.globals_:
+            return ("G", name)
+        frames_by_id = {f.id: f for f in self.frames}
+        cur = self.frame
+        while cur is not None:
+            key = (cur.id, name)
+            if key in env:
+                return key
+            cur = frames_by_id.get(cur.parent) if cur.parent else None
+        if (fid, name) in env:
+            return (fid, name)
+        return ("G", name) if ("G", name) in env else None
+
+    def read_name(self, name: str) -> Val:
+        key = self.lookup_key(name)
+        if key is None:
+            return UNKNOWN
+        return self.state.env[key].val
+
+    def bind(self, name: str, val: Val, stmt=None) -> None:
+        fid = "G" if name in self.frame.globals_ else self.frame.id
+        self.state.env[(fid, name)] = Binding(val, stmt if stmt is not None else self.frame.stmt)
+
+    def key_of(self, node: cst.BaseExpression):
+        """The env key an assignable expression denotes (Name or attribute of an object)."""
+        if isinstance(node, cst.Name):
+            return self.lookup_key(node.value) or (self.frame.id, node.value)
+        if isinstance(node, cst.Attribute):
+            base = self.eval(node.value)
+            if base.kind in ("object", "module") and base.ref is not None and \
+                    not isinstance(base.ref, str):
+                return ("@", base.ref, node.attr.value)
+        return None
+
+    def store(self, target: cst.BaseExpression, val: Val, stmt=None) -> None:
+        """Assign ``val`` to an assignment target (names, attributes, tuples, subscripts)."""
+        stmt = stmt if stmt is not None else self.frame.stmt
+        if isinstance(target, cst.Name):
+            self.bind(target.value, val, stmt)
+        elif isinstance(target, (cst.Tuple, cst.List)):
+            elts = [e.value for e in target.elements]
+            if val.elts is not None and len(val.elts) == len(elts) and \
+                    not any(isinstance(e, cst.StarredElement) for e in target.elements):
+                for e, v in zip(elts, val.elts):
+                    self.store(e, v, stmt)
+            else:
+                item = self._element(val)
+                for e in elts:
+                    self.store(e, item, stmt)
+        elif isinstance(target, cst.Attribute):
+            base = self.eval(target.value)
+            if base.kind in ("object", "module") and base.ref is not None and \
+                    not isinstance(base.ref, str):
+                self.state.env[("@", base.ref, target.attr.value)] = Binding(val, stmt)
+                if val.kind == "module" and isinstance(val.ref, tuple):
+                    self.submodules.setdefault(base.ref, set()).add(val.ref)
+            elif isinstance(target.value, cst.Name) and base.kind == "unknown":
+                # attributes on an unknown object: give it an identity from now on
+                obj = Val("object", ref=("anon", target.value.value, self.frame.id))
+                self.bind(target.value.value, obj)
+                self.state.env[("@", obj.ref, target.attr.value)] = Binding(val, stmt)
+        elif isinstance(target, cst.Subscript):
+            key = self.key_of(target.value)
+            base = self.eval(target.value)
+            if base.kind == "tensor" and base.store is not None:
+                res = self.in_place(target, base, [val])
+                if key is not None:
+                    self.state.env[key] = Binding(res, self.state.env[key].stmt
+                                                  if key in self.state.env else stmt)
+            elif key is not None and key in self.state.env:
+                old = self.state.env[key]
+                if old.val.kind in ("container", "tuple", "unknown", "none"):
+                    self._accumulate(target, target.value, val, None)
+                    merged = join(old.val, val)
+                    self.state.env[key] = Binding(Val("container", merged.segs, merged.leaf),
+                                                  old.stmt)
+        elif isinstance(target, cst.StarredElement):
+            self.store(target.value, val, stmt)
+
+    def _element(self, container: Val) -> Val:
+        """What iterating over / indexing a container gives (elements joined)."""
+        if container.elts:
+            return join_all(container.elts)
+        if container.kind in ("container", "tuple"):
+            kind = "tensor" if container.segs or container.store is not None else "unknown"
+            return Val(kind, container.segs, container.leaf, store=container.store)
+        return Val(container.kind if container.kind == "tensor" else "unknown",
+                   container.segs, container.leaf, store=container.store)
+
+    def exec_block(self, stmts) -> None:
+        for stmt in stmts:
+            if self.state.dead:
+                return
+            self.exec_stmt(stmt)
+
+    def top(self) -> cst.CSTNode | None:
+        """The top-level statement the innermost frame is executing (or defined in)."""
+        for fr in reversed(self.frames):
+            node = fr.func if fr.func is not None else fr.top
+            st = self.tops.get(id(node)) if node is not None else None
+            if st is not None:
+                return st
+        return None
+
+    def mark(self) -> None:
+        """Remember the current top-level statement: an event points into it."""
+        st = self.top()
+        if st is not None and st not in self.event_tops:
+            self.event_tops.append(st)
+
+    def exec_stmt(self, stmt: cst.CSTNode) -> None:
+        self.tick()
+        frame = self.frame
+        if frame.id == "G" and id(stmt) in self.tops:
+            frame.top = stmt
+        prev = frame.stmt
+        frame.stmt = stmt
+        try:
+            if isinstance(stmt, cst.SimpleStatementLine):
+                for small in stmt.body:
+                    if self.state.dead:
+                        break
+                    self.exec_small(small, stmt)
+            elif isinstance(stmt, cst.If):
+                self.exec_if(stmt)
+            elif isinstance(stmt, cst.For):
+                self.exec_loop(stmt)
+            elif isinstance(stmt, cst.While):
+                self.exec_loop(stmt)
+            elif isinstance(stmt, cst.With):
+                self.exec_with(stmt)
+            elif isinstance(stmt, cst.Try) or type(stmt).__name__ == "TryStar":
+                self.exec_try(stmt)
+            elif isinstance(stmt, cst.FunctionDef):
+                self.bind(stmt.name.value, Val("func", ref=FuncRef(
+                    stmt, frame.id, no_grad=self._decorated_no_grad(stmt))), stmt)
+            elif isinstance(stmt, cst.ClassDef):
+                info = self.class_info(stmt)
+                self.bind(stmt.name.value, Val("class", ref=info), stmt)
+            elif isinstance(stmt, cst.Match):
+                entry = self.state
+                outs = []
+                for case in stmt.cases:
+                    self.state = entry.copy()
+                    self.exec_block(case.body.body)
+                    outs.append(self.state)
+                self.state = join_states(outs + [entry])
+        finally:
+            frame.stmt = prev
+
+    def exec_small(self, small: cst.BaseSmallStatement, line: cst.SimpleStatementLine) -> None:
+        if isinstance(small, cst.Assign):
+            val = self.eval(small.value)
+            for t in small.targets:
+                self.store(t.target, val, line)
+        elif isinstance(small, cst.AnnAssign):
+            if small.value is not None:
+                self.store(small.target, self.eval(small.value), line)
+        elif isinstance(small, cst.AugAssign):
+            cur = self.eval(small.target)
+            rhs = self.eval(small.value)
+            op = type(small.operator).__name__
+            saves = not op.startswith(("Add", "Subtract"))
+            if cur.kind in ("container", "tuple") and op.startswith("Add"):
+                res = Val("container", cur.segs | rhs.segs, cur.leaf or rhs.leaf)
+            elif cur.kind == "tensor" and cur.store is not None:
+                res = self.in_place(small, cur, [rhs])
+            else:
+                if cur.kind in ("scalar", "unknown", "none", "tensor"):
+                    self._accumulate(small, small.target, rhs, small.value)
+                res = self.op(small, dotted(small.target) or "value", [cur, rhs], saves)
+            self.store(small.target, res, line)
+        elif isinstance(small, cst.Expr):
+            self._expr_statement(small, line)
+        elif isinstance(small, cst.Return):
+            val = self.eval(small.value) if small.value is not None else NONE
+            self.frame.returns.append(val)
+            self.state.dead = True
+        elif isinstance(small, (cst.Break, cst.Continue)):
+            ctx = self._loop_exits[-1] if self._loop_exits else None
+            if ctx is not None:
+                ctx["break" if isinstance(small, cst.Break) else "continue"].append(
+                    self.state.copy())
+            self.state.dead = True
+        elif isinstance(small, cst.Raise):
+            if small.exc is not None:
+                self.eval(small.exc)
+            self.state.dead = True
+        elif isinstance(small, (cst.Global, cst.Nonlocal)):
+            if isinstance(small, cst.Global):
+                self.frame.globals_.update(n.name.value for n in small.names)
+        elif isinstance(small, cst.Import):
+            for alias in small.names:
+                path = dotted(alias.name)
+                if alias.asname is not None:
+                    self.bind(alias.asname.name.value, Val("ns", ref=path))
+                else:
+                    top = path.split(".")[0]
+                    self.bind(top, Val("ns", ref=top))
+        elif isinstance(small, cst.ImportFrom):
+            mod = dotted(small.module) if small.module is not None else ""
+            if not isinstance(small.names, cst.ImportStar):
+                for alias in small.names:
+                    name = dotted(alias.name)
+                    local = alias.asname.name.value if alias.asname else name
+                    self.bind(local, Val("ns", ref=f"{mod}.{name}" if mod else name))
+        elif isinstance(small, cst.Del):
+            self._delete(small.target)
+        elif isinstance(small, cst.Assert):
+            self.eval(small.test)
+
+    def _delete(self, target) -> None:
+        if isinstance(target, (cst.Tuple, cst.List)):
+            for e in target.elements:
+                self._delete(e.value)
+        elif isinstance(target, cst.Subscript):
+            key = self.key_of(target.value)
+            sl = target.slice
+            if key is not None and key in self.state.env and len(sl) == 1 and \
+                    isinstance(sl[0].slice, cst.Slice) and sl[0].slice.lower is None and \
+                    sl[0].slice.upper is None:
+                old = self.state.env[key]
+                self.state.env[key] = Binding(Val("container"), old.stmt)
+        else:
+            key = self.key_of(target)
+            if key is not None:
+                self.state.env.pop(key, None)
+
+    @staticmethod
+    def truth(v: Val) -> bool | None:
+        """The truth value of a known constant (True/False/None), else None."""
+        if v.kind == "none":
+            return False
+        if v.kind == "scalar" and isinstance(v.ref, bool):
+            return v.ref
+        return None
+
+    def exec_if(self, stmt: cst.If) -> None:
+        known = self.truth(self.eval(stmt.test))
+        if known is True:
+            self.exec_block(stmt.body.body)
+            return
+        if known is False:
+            if isinstance(stmt.orelse, cst.If):
+                self.exec_stmt(stmt.orelse)
+            elif isinstance(stmt.orelse, cst.Else):
+                self.exec_block(stmt.orelse.body.body)
+            return
+        entry = self.state
+        self.state = entry.copy()
+        self._refine(stmt.test, True)
+        self.exec_block(stmt.body.body)
+        then = self.state
+        self.state = entry.copy()
+        self._refine(stmt.test, False)
+        if isinstance(stmt.orelse, cst.If):
+            self.exec_stmt(stmt.orelse)
+        elif isinstance(stmt.orelse, cst.Else):
+            self.exec_block(stmt.orelse.body.body)
+        self.state = join_states([then, self.state])
+
+    def _refine(self, test, truth: bool) -> None:
+        """Narrow ``x is None`` / ``x is not None`` tests in the branch they guard."""
+        if isinstance(test, cst.BooleanOperation) and truth and \
+                isinstance(test.operator, cst.And):
+            self._refine(test.left, True)
+            self._refine(test.right, True)
+            return
+        if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+            self._refine(test.expression, not truth)
+            return
+        if isinstance(test, cst.Comparison) and len(test.comparisons) == 1:
+            comp = test.comparisons[0]
+            if isinstance(comp.comparator, cst.Name) and comp.comparator.value == "None":
+                is_none = isinstance(comp.operator, cst.Is) == truth
+                if isinstance(comp.operator, (cst.Is, cst.IsNot)) and is_none:
+                    key = self.key_of(test.left)
+                    if key is not None and key in self.state.env:
+                        self.state.env[key] = Binding(NONE, self.state.env[key].stmt)
+
+    def exec_loop(self, stmt) -> None:
+        is_for = isinstance(stmt, cst.For)
+        header = ()
+        if is_for:
+            it = self.eval(stmt.iter)
+            item = self._element(it)
+            alias = self.key_of(stmt.iter) if isinstance(stmt.iter, (cst.Name, cst.Attribute)) \
+                else None
+            if alias is not None:
+                item = Val(item.kind, item.segs, item.leaf, item.ref, item.elts, alias)
+            header = (stmt.iter,)
+        body = stmt.body.body
+        ctx = LoopCtx(self._loop_key(stmt), stmt, self.frame.id,
+                      body[0] if body else None, header)
+        passes = itertools.count()
+        ends = self._run_loop(ctx, lambda: self._loop_body(
+            stmt, is_for, self._nth_element(item, it.each, next(passes)) if is_for else None))
+        alias = item.alias if is_for else None
+        if alias is not None and alias in self.state.env and all(
+                alias in e.env and not e.env[alias].val.segs for e in ends if not e.dead):
+            # every iteration detached the elements in place; zero iterations means the
+            # container was empty: either way no element keeps a graph
+            old = self.state.env[alias]
+            self.state.env[alias] = Binding(Val(old.val.kind, EMPTY, False, old.val.ref,
+                                                old.val.elts and tuple(e.cut() for e in old.val.elts)),
+                                            old.stmt)
+        if stmt.orelse is not None and not self.state.dead:
+            self.exec_block(stmt.orelse.body.body)
+
+    def _nth_element(self, item: Val, each: frozenset, k: int) -> Val:
+        """The element pass ``k`` of a loop gets from a container whose ``each`` segments
+        are a different graph in each element: pass 0 the segments themselves, a later
+        pass a copy of them, the same copy whenever the container is iterated again (its
+        first element is the same tensor the next time round)."""
+        own = each & item.segs
+        if not k or not own:
+            return item
+        copies = set()
+        for sid in own:
+            cid = self.elem_copies.get((sid, k))
+            if cid is None:
+                cid = self.elem_copies[(sid, k)] = next(self._ids)
+                self.segs[cid] = seg = replace(self.segs[sid], id=cid)
+                for store, _ in seg.saved:
+                    self.saved_by.setdefault(store, []).append(cid)
+            copies.add(cid)
+        return replace(item, segs=(item.segs - own) | copies)
+
+    def _loop_key(self, node) -> int:
+        return self.loop_keys.setdefault(id(node), len(self.loop_keys) + 1)
+
+    def _loop_body(self, stmt, is_for: bool, item: Val | None) -> None:
+        if is_for:
+            self.store(stmt.target, item, stmt)
+        else:
+            self.eval(stmt.test)
+        self.exec_block(stmt.body.body)
+
+    def _run_loop(self, ctx: LoopCtx, body) -> list:
+        """Run ``body`` for LOOP_PASSES passes; exits are the entry state (zero
+        iterations), each pass's end and every ``break``. Returns the passes' end states."""
+        entry = self.state
+        outs = [entry]
+        ends = []
+        head = entry
+        saved_exits = self._loop_exits
+        self._loop_exits = list(saved_exits)
+        # loops nested deeper than MAX_LOOP_NESTING run once: passes multiply with depth
+        passes = LOOP_PASSES if len(self.loop_stack) < MAX_LOOP_NESTING else 1
+        for _ in range(passes):
+            self.state = head.copy()
+            exits = {"break": [], "continue": []}
+            self._loop_exits.append(exits)
+            pass_id = next(self._ids)
+            self.pass_loop[pass_id] = ctx.key
+            self.loop_stack.append((ctx, pass_id))
+            self.entry_keys[pass_id] = frozenset(self.state.env)
+            try:
+                body()
+            finally:
+                self.loop_stack.pop()
+                self._loop_exits.pop()
+            end = join_states([self.state] + exits["continue"])
+            outs.extend(exits["break"])
+            outs.append(end)
+            ends.append(end)
+            head = join_states([entry, end])
+        self._loop_exits = saved_exits
+        self.state = join_states(outs)
+        return ends
+
+    def exec_with(self, stmt: cst.With) -> None:
+        grad_off = 0
+        grad_on = False
+        for item in stmt.items:
+            v = self.eval(item.item)
+            kind = self._grad_context(item.item)
+            if kind == "off":
+                grad_off += 1
+            elif kind == "on":
+                grad_on = True
+            if item.asname is not None:
+                self.store(item.asname.name, v)
+        saved = self.no_grad
+        self.no_grad = 0 if grad_on else self.no_grad + grad_off
+        try:
+            self.exec_block(stmt.body.body)
+        finally:
+            self.no_grad = saved
+
+    def exec_try(self, stmt) -> None:
+        entry = self.state
+        self.state = entry.copy()
+        self.exec_block(stmt.body.body)
+        body_end = self.state
+        if stmt.orelse is not None:
+            self.exec_block(stmt.orelse.body.body)
+        outs = [self.state]
+        for h in stmt.handlers:
+            self.state = join_states([entry, body_end]) if not body_end.dead else entry.copy()
+            self.state.dead = False
+            self.exec_block(h.body.body)
+            outs.append(self.state)
+        self.state = join_states(outs)
+        if stmt.finalbody is not None:
+            dead = self.state.dead
+            self.state.dead = False
+            self.exec_block(stmt.finalbody.body.body)
+            self.state.dead = self.state.dead or dead
+
+    def eval(self, node) -> Val:
+        """The abstract value of an expression (and its effects on the state)."""
+        if node is None:
+            return NONE
+        if isinstance(node, cst.Name):
+            if node.value == "None":
+                return NONE
+            if node.value in ("True", "False"):
+                return Val("scalar", ref=node.value == "True")
+            return self.read_name(node.value)
+        if isinstance(node, (cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString,
+                             cst.ConcatenatedString, cst.FormattedString)):
+            if isinstance(node, cst.FormattedString):
+                for part in node.parts:
+                    if isinstance(part, cst.FormattedStringExpression):
+                        self.eval(part.expression)
+            return SCALAR
+        if isinstance(node, cst.Attribute):
+            return self.eval_attribute(node)
+        if isinstance(node, cst.Call):
+            return self.eval_call(node)
+        if isinstance(node, cst.BinaryOperation):
+            left, right = self.eval(node.left), self.eval(node.right)
+            op = type(node.operator).__name__
+            saves = op not in ("Add", "Subtract")
+            if left.kind in ("container", "tuple") and op == "Add":
+                return Val("container", left.segs | right.segs, left.leaf or right.leaf)
+            return self.op(node, "", [left, right], saves)
+        if isinstance(node, cst.UnaryOperation):
+            v = self.eval(node.expression)
+            if isinstance(node.operator, cst.Not):
+                known = self.truth(v)
+                return SCALAR if known is None else Val("scalar", ref=not known)
+            return self.op(node, "", [v], saves=False)
+        if isinstance(node, cst.Comparison):
+            self.eval(node.left)
+            for c in node.comparisons:
+                self.eval(c.comparator)
+            return Val("tensor")
+        if isinstance(node, cst.BooleanOperation):
+            left = self.eval(node.left)
+            known = self.truth(left)
+            if known is not None and known == isinstance(node.operator, cst.Or):
+                return left
+            right = self.eval(node.right)
+            if known is not None:
+                return right
+            return join(left, right)
+        if isinstance(node, cst.IfExp):
+            self.eval(node.test)
+            return join(self.eval(node.body), self.eval(node.orelse))
+        if isinstance(node, (cst.Tuple, cst.List, cst.Set)):
+            vals = [self.eval(e.value) for e in node.elements]
+            segs = frozenset().union(*(v.segs for v in vals)) if vals else EMPTY
+            starred = any(isinstance(e, cst.StarredElement) for e in node.elements)
+            return Val("tuple" if isinstance(node, cst.Tuple) else "container", segs,
+                       any(v.leaf for v in vals), None, None if starred else tuple(vals))
+        if isinstance(node, cst.Dict):
+            vals = []
+            for e in node.elements:
+                if isinstance(e, cst.DictElement):
+                    self.eval(e.key)
+                vals.append(self.eval(e.value))
+            segs = frozenset().union(*(v.segs for v in vals)) if vals else EMPTY
+            return Val("container", segs, any(v.leaf for v in vals))
+        if isinstance(node, cst.Subscript):
+            return self.eval_subscript(node)
+        if isinstance(node, (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)):
+            return self.eval_comprehension(node)
+        if isinstance(node, cst.Lambda):
+            return Val("func", ref=FuncRef(node, self.frame.id))
+        if isinstance(node, cst.NamedExpr):
+            v = self.eval(node.value)
+            self.store(node.target, v)
+            return v
+        if isinstance(node, (cst.StarredElement, cst.Await)):
+            return self.eval(node.value if hasattr(node, "value") else node.expression)
+        if isinstance(node, cst.Yield):
+            if node.value is not None and isinstance(node.value, cst.BaseExpression):
+                self.frame.returns.append(self.eval(node.value))
+            return UNKNOWN
+        return UNKNOWN
+
+    def eval_attribute(self, node: cst.Attribute) -> Val:
+        base = self.eval(node.value)
+        attr = node.attr.value
+        if base.kind == "ns":
+            return Val("ns", ref=f"{base.ref}.{attr}")
+        if base.kind in ("object", "module") and base.ref is not None and \
+                not isinstance(base.ref, str):
+            b = self.state.env.get(("@", base.ref, attr))
+            if b is not None:
+                return b.val
+            info = self._class_of(base)
+            if info is not None:
+                m = self._method(info, attr)
+                if m is not None:
+                    return Val("func", ref=FuncRef(m, "G", info))
+            if base.kind == "module":
+                if attr in ("weight", "bias"):
+                    return Val("tensor", leaf=not self.no_grad)
+                return Val("module") if attr not in T.CUT_ATTRIBUTES else UNKNOWN
+            return UNKNOWN
+        if base.kind == "module":
+            if attr in ("weight", "bias"):
+                return Val("tensor", leaf=True)
+            return Val("module") if attr not in T.CUT_ATTRIBUTES else UNKNOWN
+        if attr in T.CUT_ATTRIBUTES:
+            return Val("tensor") if attr in ("data", "grad") else SCALAR
+        if base.grad:
+            if attr in ("T", "mT", "H", "real", "imag"):
+                return self.op(node, attr, [base], saves=False)
+            if base.kind == "dist":
+                return self.op(node, attr, [base])
+        return UNKNOWN if not base.segs else Val("unknown", base.segs, base.leaf)
+
+    def eval_subscript(self, node: cst.Subscript) -> Val:
+        base = self.eval(node.value)
+        index_vals = []
+        for el in node.slice:
+            if isinstance(el.slice, cst.Index):
+                index_vals.append(self.eval(el.slice.value))
+            else:
+                for part in (el.slice.lower, el.slice.upper, el.slice.step):
+                    if part is not None:
+                        self.eval(part)
+        if base.elts is not None and len(node.slice) == 1 and \
+                isinstance(node.slice[0].slice, cst.Index) and \
+                isinstance(node.slice[0].slice.value, cst.Integer):
+            i = int(node.slice[0].slice.value.value, 0)
+            if -len(base.elts) <= i < len(base.elts):
+                return base.elts[i]
+        if base.kind in ("container", "tuple", "unknown", "object"):
+            return self._element(base)
+        if base.kind == "tensor" and base.grad:
+            return self.op(node, "", [base], saves=False)
+        return self._element(base)
+
+    def eval_comprehension(self, node) -> Val:
+        entry_keys = set(self.state.env)
+        for comp in self._comp_fors(node.for_in):
+            it = self.eval(comp.iter)
+            self.store(comp.target, self._element(it), comp)
+            for cond in comp.ifs:
+                self.eval(cond.test)
+        start = next(self._ids)
+        if isinstance(node, cst.DictComp):
+            self.eval(node.key)
+            v = self.eval(node.value)
+        else:
+            v = self.eval(node.elt)
+        for k in set(self.state.env) - entry_keys:
+            if k[0] == self.frame.id:
+                del self.state.env[k]
+        # the element expression runs once per element: the segments it creates are a
+        # new graph in each element, unless something that outlives it holds them
+        each = frozenset(s for s in v.segs if s > start and s not in self.elem_copies.values())
+        for b in self.state.env.values() if each else ():
+            each -= b.val.segs
+        return Val("container", v.segs, v.leaf, each=each)
+
+    @staticmethod
+    def _comp_fors(comp):
+        while comp is not None:
+            yield comp
+            comp = comp.inner_for_in
+
+    def _args(self, call: cst.Call):
+        pos, kw = [], {}
+        for a in call.args:
+            v = self.eval(a.value)
+            if a.keyword is not None:
+                kw[a.keyword.value] = (v, a.value)
+            elif a.star:
+                pos.append((Val("unknown", v.segs, v.leaf), a.value))
+            else:
+                pos.append((v, a.value))
+        return pos, kw
+
+    def eval_call(self, call: cst.Call) -> Val:
+        func = call.func
+        if isinstance(func, cst.Attribute):
+            return self.eval_method_call(call, func)
+        callee = self.eval(func)
+        pos, kw = self._args(call)
+        return self.apply(call, callee, pos, kw, func)
+
+    def apply(self, call, callee: Val, pos, kw, func_node) -> Val:
+        """Call ``callee`` with evaluated arguments."""
+        vals = [v for v, _ in pos] + [v for v, _ in kw.values()]
+        if callee.kind == "func":
+            return self.call_ref(call, callee.ref, pos, kw, None)
+        if callee.kind == "class":
+            return self._construct(call, callee.ref, pos, kw)
+        if callee.kind == "ns":
+            return self.call_path(call, callee.ref, pos, kw)
+        if callee.kind in ("module", "object"):
+            info = self._class_of(callee)
+            if info is not None:
+                fwd = self._method(info, "forward" if info.is_module else "__call__")
+                if fwd is not None:
+                    res = self.call_ref(call, FuncRef(fwd, "G", info), pos, kw, callee)
+                    return res
+            if callee.kind == "module":
+                return self.module_call(call, callee, pos)
+            return self._propagate(vals)
+        if callee.kind == "unknown" and isinstance(func_node, cst.Name):
+            key = self.lookup_key(func_node.value)
+            if key is not None and key[0] != "G":
+                # a callable held in a local variable or parameter: a model
+                return self.module_call(call, Val("module"), pos)
+            if key is None and func_node.value in T.CUT_BUILTINS:
+                return SCALAR
+            if func_node.value in ("list", "tuple", "sorted", "reversed", "set", "iter"):
+                v = join_all(vals) if vals else NONE
+                return Val("container", v.segs, v.leaf,
+                           elts=vals[0].elts if len(vals) == 1 and vals[0].elts else None,
+                           each=v.each)
+            if func_node.value in ("zip", "enumerate", "map", "filter", "dict"):
+                v = join_all(vals) if vals else NONE
+                return Val("container", v.segs, v.leaf, each=v.each)
+            if func_node.value == "super":
+                return self.frame.self_obj or UNKNOWN
+            if func_node.value in ("sum", "min", "max", "abs", "next", "getattr"):
+                return self._propagate(vals)
+        return self._propagate(vals)
+
+    def _propagate(self, vals) -> Val:
+        """An unknown call: its result depends on its arguments, no new graph."""
+        vals = [v for v in vals if v.kind not in ("module", "func", "class", "ns")]
+        segs = frozenset().union(*(v.segs for v in vals)) if vals else EMPTY
+        leaf = any(v.leaf for v in vals)
+        if self.no_grad:
+            return UNKNOWN
+        return Val("unknown", segs, leaf) if segs or leaf else UNKNOWN
+
+    def call_ref(self, call, ref: FuncRef, pos, kw, self_val: Val | None,
+                 unknown_params: bool = False) -> Val:
+        """Interpret a function of this file with the given arguments (inline)."""
+        node = ref.node
+        vals = [v for v, _ in pos] + [v for v, _ in kw.values()]
+        self.inlined.add(id(node))
+        self._note_stale(pos)
+        if self.depth >= MAX_DEPTH or any(f.func is node for f in self.frames):
+            return self._propagate(vals)
+        frame = Frame(f"F{next(self._ids)}", node, ref.frame, call=call, self_obj=self_val,
+                      module_method=ref.cls is not None and ref.cls.is_module)
+        params = node.params
+        names = [p for p in list(params.posonly_params) + list(params.params)]
+        args = list(pos)
+        if self_val is not None and not ref.static and names:
+            first = names[0]
+            names = names[1:]
+            self.state.env[(frame.id, first.name.value)] = Binding(self_val, None)
+        self.frames.append(frame)
+        self.depth += 1
+        saved_ng = self.no_grad
+        if ref.no_grad:
+            self.no_grad += 1
+        try:
+            for i, p in enumerate(names):
+                if unknown_params:
+                    v = UNKNOWN
+                elif i < len(args):
+                    v = args[i][0]
+                    frame.arg_nodes[p.name.value] = args[i][1]
+                elif p.name.value in kw:
+                    v = kw[p.name.value][0]
+                    frame.arg_nodes[p.name.value] = kw[p.name.value][1]
+                elif p.default is not None:
+                    v = self.eval(p.default)
+                else:
+                    v = UNKNOWN
+                self.state.env[(frame.id, p.name.value)] = Binding(v, None)
+            for p in list(params.kwonly_params):
+                v = kw[p.name.value][0] if p.name.value in kw else UNKNOWN
+                self.state.env[(frame.id, p.name.value)] = Binding(v, None)
+            for star in (params.star_arg, params.star_kwarg):
+                if isinstance(star, cst.Param):
+                    self.state.env[(frame.id, star.name.value)] = Binding(
+                        Val("container", frozenset().union(*(v.segs for v in vals))
+                            if vals else EMPTY), None)
+            if isinstance(node, cst.Lambda):
+                result = self.eval(node.body)
+            else:
+                entry_dead = self.state.dead
+                self.exec_block(node.body.body if isinstance(node.body, cst.IndentedBlock)
+                                else node.body.body)
+                rets = frame.returns
+                if not self.state.dead:
+                    rets = rets + [NONE]
+                self.state.dead = entry_dead
+                result = join_all(rets)
+        finally:
+            self.no_grad = saved_ng
+            self.depth -= 1
+            self.frames.pop()
+            for k in [k for k in self.state.env if k[0] == frame.id]:
+                del self.state.env[k]
+        return result
+
+    @staticmethod
+    def _instance(info: ClassInfo, ref: tuple) -> Val:
+        """An instance of a class of this file: a model, an optimizer or a plain object."""
+        kind = "module" if info.is_module else ("optimizer" if info.is_optimizer else "object")
+        return Val(kind, ref=ref)
+
+    def _construct(self, call, info: ClassInfo, pos, kw) -> Val:
+        obj = self._instance(info, ("obj", id(call), info.node.name.value))
+        init = self._method(info, "__init__")
+        if init is not None:
+            self.call_ref(call, FuncRef(init, "G", info), pos, kw, obj)
+        return obj
+
+    def _instantiate(self, info: ClassInfo, func, run_init: bool) -> Val:
+        obj = self._instance(info, ("self", info.node.name.value))
+        init = self._method(info, "__init__")
+        if run_init and init is not None:
+            saved = self.state.freed
+            self.call_ref(None, FuncRef(init, "G", info), [], {}, obj, unknown_params=True)
+            self.state.freed = saved
+            # the attributes __init__ set are the object's starting point, without graphs
+            for k, b in list(self.state.env.items()):
+                if k[0] == "@" and k[1] == obj.ref:
+                    self.state.env[k] = Binding(self._strip(b.val), b.stmt)
+        return obj
+
+    def _class_of(self, v: Val) -> ClassInfo | None:
+        if v.ref is None or isinstance(v.ref, str):
+            return None
+        if isinstance(v.ref, tuple) and len(v.ref) == 3 and v.ref[0] == "obj":
+            return self.classes.get(v.ref[2])
+        if isinstance(v.ref, tuple) and len(v.ref) == 2 and v.ref[0] == "self":
+            return self.classes.get(v.ref[1])
+        return None
+
+    def _method(self, info: ClassInfo, name: str, _seen=None):
+        if name in info.methods:
+            return info.methods[name]
+        seen = _seen or set()
+        for base in info.bases:
+            b = self.classes.get(base)
+            if b is not None and base not in seen:
+                seen.add(base)
+                m = self._method(b, name, seen)
+                if m is not None:
+                    return m
+        return None
+
+    def class_info(self, node: cst.ClassDef) -> ClassInfo:
+        """Record a class of this file (methods, bases, nn.Module-ness)."""
+        name = node.name.value
+        if name in self.classes and self.classes[name].node is node:
+            return self.classes[name]
+        bases = [dotted(a.value) or "" for a in node.bases if a.keyword is None]
+        short = [b.rsplit(".", 1)[-1] for b in bases]
+        methods = {}
+        if isinstance(node.body, cst.IndentedBlock):
+            for st in node.body.body:
+                if isinstance(st, cst.FunctionDef):
+                    methods[st.name.value] = st
+        is_module = any(b in T.MODULE_BASES for b in short) or any(
+            self.classes[b].is_module for b in short if b in self.classes)
+        is_opt = any(b == "Optimizer" for b in short) or any(
+            self.classes[b].is_optimizer for b in short if b in self.classes)
+        info = ClassInfo(node, methods, short, is_module, is_opt)
+        self.classes[name] = info
+        return info
+
+    @staticmethod
+    def _is_static(func) -> bool:
+        return any(dotted(d.decorator) in ("staticmethod", "classmethod")
+                   for d in getattr(func, "decorators", ()))

@@ -1,0 +1,334 @@
+"""PyTorch semantics: calls of the torch API (factories, ops, ``torch.nn`` modules,
+optimizers, grad modes), module calls and tensor methods, as the tables of
+:mod:`gradguard.analysis.torchapi` describe them."""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from gradguard.analysis import torchapi as T
+from gradguard.analysis.events import DiscardedDetach
+from gradguard.analysis.frames import FuncRef, LoopCtx, Trained, calls_in, dotted, literal_truth
+from gradguard.analysis.values import EMPTY, NONE, SCALAR, UNKNOWN, Binding, Val, join_all
+
+
+class TorchSemantics:
+    """Part of :class:`gradguard.analysis.interp.Interpreter` (a mixin over its state)."""
+
+    def _expr_statement(self, small: cst.Expr, line) -> None:
+        expr = small.value
+        if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and \
+                expr.func.attr.value == "detach" and not expr.args:
+            recv = self.eval(expr.func.value)
+            loop_target = recv.alias is not None or self._is_loop_target(expr.func.value)
+            # an object of this file may define its own detach(); an unknown plain name
+            # may be one of those objects
+            own = any("detach" in c.methods for c in self.classes.values())
+            tensor_like = recv.kind == "tensor" or (
+                recv.kind == "unknown" and (loop_target or not own or
+                                            not isinstance(expr.func.value, cst.Name)))
+            if tensor_like:
+                if id(line) not in self._seen_detach:
+                    self._seen_detach.add(id(line))
+                    self.mark()
+                    self.detaches.append(DiscardedDetach(
+                        line, expr, expr.func.value, loop_target, self.frame.func))
+                return
+        self.eval(expr)
+
+    def _is_loop_target(self, node) -> bool:
+        if not isinstance(node, cst.Name):
+            return False
+        key = self.lookup_key(node.value)
+        b = self.state.env.get(key) if key else None
+        return b is not None and isinstance(b.stmt, (cst.For, cst.CompFor))
+
+    def _grad_context(self, expr) -> str | None:
+        """"off" for no_grad()/inference_mode()/set_grad_enabled(False), "on" for
+        enable_grad()/set_grad_enabled(True), else None."""
+        if not isinstance(expr, cst.Call):
+            return None
+        path = self._path_of(expr.func)
+        if path is None:
+            return None
+        name = path.rsplit(".", 1)[-1]
+        if name in T.NO_GRAD_CONTEXTS:
+            if name == "inference_mode" and expr.args and literal_truth(expr.args[0].value) is False:
+                return None
+            return "off"
+        if name == "enable_grad":
+            return "on"
+        if name == "set_grad_enabled" and expr.args:
+            flag = literal_truth(expr.args[0].value)
+            return None if flag is None else ("on" if flag else "off")
+        return None
+
+    def _path_of(self, func) -> str | None:
+        """The dotted torch path of a callee (``torch.no_grad``), resolving imports."""
+        name = dotted(func)
+        if name is None:
+            return None
+        head, _, rest = name.partition(".")
+        v = self.read_name(head)
+        if v.kind == "ns" and isinstance(v.ref, str):
+            return v.ref + ("." + rest if rest else "")
+        return name
+
+    def module_call(self, call, callee: Val, pos) -> Val:
+        """Calling an nn.Module (or a model-like callable): its forward builds a graph
+        from its parameters and saves its inputs and parameters; recurrent modules return
+        ``(output, hidden)``; ``ReLU(inplace=True)`` and the like change their input."""
+        self._note_stale(pos)
+        ref = callee.ref if isinstance(callee.ref, tuple) else None
+        name = ref[1] if ref is not None and ref[0] == "nn" else None
+        if name is not None and ref[3] and pos:
+            # an in-place activation: same storage, one version newer
+            v = pos[0][0]
+            if v.store is not None:
+                self.inplace_modules[id(call)] = self.inplace_ctors.get(ref)
+                return self.in_place(call, v, [])
+        if self.no_grad:
+            return Val("tensor", store=self.fresh_store())
+        inputs = tuple((node, v.segs) for v, node in pos
+                       if isinstance(node, (cst.Name, cst.Attribute, cst.Subscript)) and v.segs)
+        parents = frozenset().union(*(v.segs for v, _ in pos)) if pos else EMPTY
+        if name is not None and name.endswith("Loss") and not any(v.grad for v, _ in pos):
+            return Val("tensor", store=self.fresh_store())
+        saved = self.saved_of([v for v, _ in pos])
+        if ref is not None:
+            saved += ((("param", ref), self.state.versions.get(("param", ref), 0)),)
+        segs = self.new_seg(call, dotted(call.func) or "model", parents, True, inputs, saved)
+        out = Val("tensor", segs, store=self.fresh_store())
+        rec = T.RECURRENT_MODULES.get(name) if name else None
+        if rec == "tensor":
+            return Val("tuple", segs, elts=(out, out))
+        if rec == "tuple":
+            return Val("tuple", segs, elts=(out, Val("tuple", segs, elts=(out, out))))
+        return out
+
+    def call_path(self, call, path: str, pos, kw) -> Val:
+        """A call of an imported name (torch API or another library)."""
+        parts = path.split(".")
+        name = parts[-1]
+        vals = [v for v, _ in pos] + [v for v, _ in kw.values()]
+        if path in ("torch.autograd.backward", "torch.autograd.grad") or \
+                (len(parts) >= 2 and parts[-2] == "autograd" and name in ("backward", "grad")):
+            api = "autograd.grad" if name == "grad" else "autograd.backward"
+            root = kw.get("outputs" if name == "grad" else "tensors") or (pos[0] if pos else None)
+            if root is not None:
+                self.backward(call, root[0], root[1], api, pos, kw)
+                create = kw.get("create_graph") or (pos[4] if len(pos) > 4 else None)
+                if name == "grad" and create is not None and literal_truth(create[1]) is not False:
+                    # create_graph=True: the gradients are differentiable functions of
+                    # the graph they came from (double backward)
+                    return Val("tuple", self.op(call, "grad", [root[0]]).segs)
+            return Val("tuple") if name == "grad" else NONE
+        if parts[0] != "torch":
+            if name in T.OPTIMIZER_SUFFIXES:
+                return Val("optimizer")
+            return self._propagate(vals)
+        if len(parts) >= 3 and parts[1] == "nn" and parts[2] not in ("functional", "utils", "init") \
+                and name[:1].isupper():
+            if name in T.LEAF_CONSTRUCTORS:
+                return Val("tensor", leaf=not self.no_grad)
+            inplace = kw.get("inplace")
+            flag = name in T.INPLACE_MODULES and (
+                (inplace is not None and literal_truth(inplace[1]) is True) or
+                any(literal_truth(n) is True for _, n in pos))
+            ref = ("nn", name, id(call), flag, self.frame.call and id(self.frame.call))
+            if flag:
+                self.inplace_ctors[ref] = call
+            return Val("module", ref=ref)
+        if len(parts) >= 2 and parts[1] == "optim":
+            if "lr_scheduler" in parts:
+                return UNKNOWN
+            return Val("optimizer", ref=self._trained_modules(call))
+
+        # (see eval_method_call for what step() does with them)
+        if len(parts) >= 2 and parts[1] == "distributions":
+            return Val("dist", frozenset().union(*(v.segs for v in vals)) if vals else EMPTY,
+                       any(v.leaf for v in vals))
+        if name in T.FACTORIES:
+            rg = kw.get("requires_grad")
+            leaf = rg is not None and literal_truth(rg[1]) is True and not self.no_grad
+            return Val("tensor", leaf=leaf, store=self.fresh_store())
+        if parts[1:2] == ["nn"] and len(parts) >= 3 and parts[2] == "utils":
+            return UNKNOWN
+        if name.endswith("_") and len(parts) >= 3 and parts[2] == "init":
+            return UNKNOWN
+        inplace = kw.get("inplace")
+        if inplace is not None and literal_truth(inplace[1]) is True and pos and \
+                pos[0][0].store is not None:
+            # F.relu(x, inplace=True) and friends change their input
+            return self.in_place(call, pos[0][0], vals[1:])
+        saves = "output" if name in T.OUTPUT_SAVING else name not in T.NON_SAVING_FUNCTIONS
+        return self.op(call, name, vals, saves)
+
+    def _trained_modules(self, call: cst.Call):
+        """What an optimizer trains: ``(names, refs)`` of the modules whose
+        ``.parameters()`` it was given (``Adam(netG.parameters())`` -> ({"netG"}, {ref})),
+        or None when it cannot be told."""
+        if not call.args:
+            return None
+        names, refs = set(), set()
+        for sub in calls_in(call.args[0].value):
+            if isinstance(sub.func, cst.Attribute) and sub.func.attr.value in (
+                    "parameters", "named_parameters"):
+                name = dotted(sub.func.value)
+                if name:
+                    names.add(name)
+                v = self.eval(sub.func.value)
+                if isinstance(v.ref, tuple):
+                    refs.add(v.ref)
+        if not names:
+            return None
+        return Trained(frozenset(names), frozenset(refs))
+
+    def _descendants(self, refs) -> set:
+        """Modules and their submodules (attributes that hold modules), transitively."""
+        out, todo = set(), list(refs)
+        while todo:
+            r = todo.pop()
+            if r not in out:
+                out.add(r)
+                todo.extend(self.submodules.get(r, ()))
+        return out
+
+    def eval_method_call(self, call: cst.Call, func: cst.Attribute) -> Val:
+        attr = func.attr.value
+        recv = self.eval(func.value)
+        if recv.kind == "ns":
+            pos, kw = self._args(call)
+            return self.call_path(call, f"{recv.ref}.{attr}", pos, kw)
+        info = self._class_of(recv) if recv.kind in ("object", "module") else None
+        if info is not None:
+            m = self._method(info, attr)
+            if m is not None:
+                pos, kw = self._args(call)
+                static = self._is_static(m)
+                return self.call_ref(call, FuncRef(m, "G", info, static=static), pos, kw,
+                                     None if static else recv)
+            b = self.state.env.get(("@", recv.ref, attr))
+            if b is not None:
+                pos, kw = self._args(call)
+                return self.apply(call, b.val, pos, kw, func)
+        pos, kw = self._args(call)
+        vals = [v for v, _ in pos] + [v for v, _ in kw.values()]
+        if recv.kind == "unknown" and not recv.grad and attr in T.MODULE_METHODS:
+            # only an nn.Module has .parameters(), .zero_grad(), .train(), ...: a model
+            # built elsewhere (an import, a factory) is a model from here on
+            key = self.key_of(func.value)
+            if key is not None:
+                recv = Val("module", ref=("ext", key))
+                self.state.env[key] = Binding(recv, self.state.env[key].stmt
+                                              if key in self.state.env else self.frame.stmt)
+        if attr in T.BACKWARD_METHODS:
+            if attr == "backward" and (recv.kind == "tensor" or recv.grad or not pos):
+                self.backward(call, recv, func.value, "tensor.backward", pos, kw)
+                return NONE
+            if pos:
+                self.backward(call, pos[0][0], pos[0][1], "wrapper.backward", pos, kw)
+                return NONE
+        if recv.kind == "optimizer":
+            if attr.endswith("step"):
+                trained = recv.ref if isinstance(recv.ref, Trained) else Trained(None, ())
+                if pos and pos[0][0].kind == "func":
+                    closure = pos[0][0].ref
+                    ctx = LoopCtx(self._loop_key(call), call, self.frame.id,
+                                  closure.node.body.body[0]
+                                  if isinstance(closure.node, cst.FunctionDef) and
+                                  isinstance(closure.node.body, cst.IndentedBlock) else None)
+                    self._run_loop(ctx, lambda: self.call_ref(call, closure, [], {}, None))
+                # the update happens after the closure's forward and backward
+                self.param_updates += 1
+                self.step_log.append(trained.names)
+                for r in self._descendants(trained.refs):
+                    self.bump(Val("tensor", store=("param", r)), call)
+            return UNKNOWN
+        if attr in ("train", "eval") and recv.kind in ("module", "unknown") and \
+                len(pos) <= 1:
+            # eval(), or train(False)
+            self.frame.eval_mode = (attr == "eval") != (bool(pos) and
+                                                        literal_truth(pos[0][1]) is False)
+        if recv.kind == "module":
+            if attr in ("to", "cuda", "cpu", "train", "eval", "float", "double",
+                        "requires_grad_", "half"):
+                return recv
+            if attr in ("parameters", "named_parameters") and isinstance(recv.ref, tuple):
+                return Val("container", leaf=not self.no_grad, store=("param", recv.ref))
+            if attr == "register_buffer" and len(pos) >= 2 and \
+                    isinstance(pos[0][1], cst.SimpleString) and isinstance(recv.ref, tuple):
+                self.state.env[("@", recv.ref, pos[0][1].evaluated_value)] = Binding(
+                    pos[1][0], self.frame.stmt)
+                return NONE
+            if attr == "forward":
+                return self.module_call(call, recv, pos)
+            return UNKNOWN
+        if recv.kind == "dist":
+            if attr in ("sample", "sample_n", "enumerate_support"):
+                return Val("tensor")
+            return self.op(call, attr, [recv] + vals)
+        if recv.kind in ("container", "tuple", "unknown", "none") and \
+                attr in ("append", "extend", "insert", "add", "update", "appendleft", "put"):
+            key = self.key_of(func.value)
+            new = join_all([recv] + vals)
+            if pos:
+                self._accumulate(call, func.value, pos[0][0], pos[0][1])
+            if key is not None:
+                old = self.state.env.get(key)
+                self.state.env[key] = Binding(Val("container", new.segs, new.leaf),
+                                              old.stmt if old else self.frame.stmt)
+            return NONE
+        if recv.kind in ("container", "tuple") and not recv.grad:
+            return self._propagate(vals)
+        if recv.kind == "unknown" and any(attr in c.methods for c in self.classes.values()):
+            # maybe an object of this file whose method we cannot resolve: it may change
+            # the receiver in any way; stay quiet about what it held
+            key = self.key_of(func.value)
+            if key is not None and key in self.state.env:
+                self.state.env[key] = Binding(UNKNOWN, self.state.env[key].stmt)
+            return UNKNOWN
+        if recv.kind in ("container", "tuple"):
+            if attr in ("pop", "popleft", "get", "values", "items", "copy", "keys", "index"):
+                return Val("container", recv.segs, recv.leaf) if attr in (
+                    "values", "items", "copy") else self._element(recv)
+            if attr in ("clear",):
+                key = self.key_of(func.value)
+                if key is not None and key in self.state.env:
+                    self.state.env[key] = Binding(Val("container"), self.state.env[key].stmt)
+                return NONE
+            return self._propagate(vals)
+        # tensors (or values that carry a graph)
+        if attr == "detach_":
+            self._cut_in_place(func.value, recv)
+            return Val("tensor")
+        if attr == "requires_grad_":
+            flag = literal_truth(pos[0][1]) if pos else True
+            v = Val("tensor", recv.segs, flag is not False and not self.no_grad)
+            key = self.key_of(func.value)
+            if key is not None:
+                self.state.env[key] = Binding(v, self.frame.stmt)
+            return v
+        if attr in T.CUT_METHODS:
+            return Val("tensor") if attr not in ("size", "dim", "numel", "item", "tolist") \
+                else SCALAR
+        if not (recv.kind in ("tensor", "unknown") or recv.grad):
+            return self._propagate(vals)
+        if attr.endswith("_") and not attr.startswith("_") and attr not in T.NOT_INPLACE:
+            res = self.in_place(call, recv, vals)
+            key = self.key_of(func.value)
+            if key is not None and res.segs:
+                self.state.env[key] = Binding(res, self.frame.stmt)
+            return res
+        if recv.kind == "unknown" and not recv.grad:
+            return self._propagate(vals)
+        saves = "output" if attr in T.OUTPUT_SAVING else attr not in T.NON_SAVING_METHODS
+        return self.op(call, attr, [recv] + vals, saves)
+
+    def _decorated_no_grad(self, func) -> bool:
+        for d in getattr(func, "decorators", ()):
+            expr = d.decorator
+            call = expr if isinstance(expr, cst.Call) else cst.Call(func=expr)
+            if self._grad_context(call) == "off":
+                return True
+        return False
