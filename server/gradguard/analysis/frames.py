@@ -74,6 +74,7 @@ class Frame:
     self_obj: Val | None = None
     globals_: set = field(default_factory=set)
     returns: list = field(default_factory=list)
+    yields: list | None = None
     stmt: cst.CSTNode | None = None
     loops: list = field(default_factory=list)
 

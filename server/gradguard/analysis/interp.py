@@ -81,6 +81,7 @@ class Interpreter(PythonSemantics, TorchSemantics, AutogradEffects):
         self.pass_loop: dict[int, int] = {}
         self._loop_exits: list = []
         self.elem_copies: dict[tuple[int, int], int] = {}
+        self.lazy_segs: set[int] = set()
 
     def run_module(self) -> None:
         """Interpret the module body (top-level statements, inlining calls)."""

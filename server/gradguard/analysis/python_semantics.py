@@ -12,7 +12,7 @@ import libcst as cst
 from gradguard.analysis import torchapi as T
 from gradguard.analysis.frames import (LOOP_PASSES, MAX_DEPTH, MAX_LOOP_NESTING, ClassInfo,
                                        Frame, FuncRef, LoopCtx, dotted)
-from gradguard.analysis.values import (EMPTY, NONE, SCALAR, UNKNOWN, Binding, Val, join,
+from gradguard.analysis.values import (CALLABLE_KINDS, EMPTY, Alts, NONE, SCALAR, UNKNOWN, Binding, Val, join,
                                        join_all, join_states)
 
 
@@ -162,13 +162,7 @@ class PythonSemantics:
                 info = self.class_info(stmt)
                 self.bind(stmt.name.value, Val("class", ref=info), stmt)
             elif isinstance(stmt, cst.Match):
-                entry = self.state
-                outs = []
-                for case in stmt.cases:
-                    self.state = entry.copy()
-                    self.exec_block(case.body.body)
-                    outs.append(self.state)
-                self.state = join_states(outs + [entry])
+                self.exec_match(stmt)
         finally:
             frame.stmt = prev
 
@@ -259,6 +253,57 @@ class PythonSemantics:
             return v.ref
         return None
 
+    def exec_match(self, stmt: cst.Match) -> None:
+        """``match``: each case from the state after the subject, its capture patterns
+        bound to the subject (or its elements), its guard evaluated; the cases join, with
+        the state in which none matched unless the last case matches anything."""
+        subject = self.eval(stmt.subject)
+        entry = self.state
+        outs = []
+        for case in stmt.cases:
+            self.state = entry.copy()
+            self._bind_pattern(case.pattern, subject)
+            if case.guard is not None:
+                self.eval(case.guard)
+            self.exec_block(case.body.body)
+            outs.append(self.state)
+        last = stmt.cases[-1] if stmt.cases else None
+        irrefutable = last is not None and last.guard is None and \
+            isinstance(last.pattern, cst.MatchAs) and last.pattern.pattern is None
+        self.state = join_states(outs if irrefutable else outs + [entry])
+
+    def _bind_pattern(self, pattern, subject: Val) -> None:
+        """Bind the names a ``match`` pattern captures: ``x``/``... as x`` the subject,
+        names inside sequence, mapping and class patterns an element of it."""
+        if isinstance(pattern, cst.MatchAs):
+            if pattern.pattern is not None:
+                self._bind_pattern(pattern.pattern, subject)
+            if pattern.name is not None:
+                self.bind(pattern.name.value, subject)
+            return
+        if isinstance(pattern, cst.MatchOr):
+            for alt in pattern.patterns:
+                self._bind_pattern(alt.pattern, subject)
+            return
+        element = self._element(subject)
+        if isinstance(pattern, (cst.MatchSequence, cst.MatchList, cst.MatchTuple)):
+            for p in pattern.patterns:
+                if isinstance(p, cst.MatchStar):
+                    if p.name is not None:
+                        self.bind(p.name.value, Val("container", element.segs, element.leaf))
+                else:
+                    self._bind_pattern(p.value, element)
+        elif isinstance(pattern, cst.MatchMapping):
+            for e in pattern.elements:
+                self._bind_pattern(e.pattern, element)
+            if pattern.rest is not None:
+                self.bind(pattern.rest.value, Val("container", subject.segs, subject.leaf))
+        elif isinstance(pattern, cst.MatchClass):
+            for p in pattern.patterns:
+                self._bind_pattern(p.value, UNKNOWN)
+            for k in pattern.kwds:
+                self._bind_pattern(k.pattern, UNKNOWN)
+
     def exec_if(self, stmt: cst.If) -> None:
         known = self.truth(self.eval(stmt.test))
         if known is True:
@@ -335,16 +380,25 @@ class PythonSemantics:
         """The element pass ``k`` of a loop gets from a container whose ``each`` segments
         are a different graph in each element: pass 0 the segments themselves, a later
         pass a copy of them, the same copy whenever the container is iterated again (its
-        first element is the same tensor the next time round)."""
+        first element is the same tensor the next time round). A generator's elements are
+        built when they are taken: their segments save what they saved at the versions of
+        now (an optimizer step in an earlier iteration came before them)."""
         own = each & item.segs
-        if not k or not own:
+        if not own:
             return item
-        copies = set()
+        versions, copies = self.state.versions, set()
         for sid in own:
-            cid = self.elem_copies.get((sid, k))
+            cid = sid if not k else self.elem_copies.get((sid, k))
             if cid is None:
                 cid = self.elem_copies[(sid, k)] = next(self._ids)
                 self.segs[cid] = seg = replace(self.segs[sid], id=cid)
+                for store, _ in seg.saved:
+                    self.saved_by.setdefault(store, []).append(cid)
+            seg = self.segs[cid]
+            if sid in self.lazy_segs and any(versions.get(st, 0) != v for st, v in seg.saved):
+                cid = next(self._ids)
+                self.segs[cid] = seg = replace(seg, id=cid, saved=tuple(
+                    (st, versions.get(st, 0)) for st, _ in seg.saved))
                 for store, _ in seg.saved:
                     self.saved_by.setdefault(store, []).append(cid)
             copies.add(cid)
@@ -510,8 +564,14 @@ class PythonSemantics:
         if isinstance(node, (cst.StarredElement, cst.Await)):
             return self.eval(node.value if hasattr(node, "value") else node.expression)
         if isinstance(node, cst.Yield):
-            if node.value is not None and isinstance(node.value, cst.BaseExpression):
-                self.frame.returns.append(self.eval(node.value))
+            # a generator: what it yields are the elements its caller iterates
+            frame = self.frame
+            if frame.yields is None:
+                frame.yields = []
+            if isinstance(node.value, cst.From):
+                frame.yields.append(self._element(self.eval(node.value.item)))
+            elif node.value is not None:
+                frame.yields.append(self.eval(node.value))
             return UNKNOWN
         return UNKNOWN
 
@@ -519,7 +579,9 @@ class PythonSemantics:
         base = self.eval(node.value)
         attr = node.attr.value
         if base.kind == "ns":
-            return Val("ns", ref=f"{base.ref}.{attr}")
+            if isinstance(base.ref, Alts):
+                return Val("ns", ref=base.ref.map(lambda r: f"{r}.{attr}"))
+            return Val("ns", ref=f"{base.ref}.{attr}" if base.ref is not None else None)
         if base.kind in ("object", "module") and base.ref is not None and \
                 not isinstance(base.ref, str):
             b = self.state.env.get(("@", base.ref, attr))
@@ -586,12 +648,8 @@ class PythonSemantics:
         for k in set(self.state.env) - entry_keys:
             if k[0] == self.frame.id:
                 del self.state.env[k]
-        # the element expression runs once per element: the segments it creates are a
-        # new graph in each element, unless something that outlives it holds them
-        each = frozenset(s for s in v.segs if s > start and s not in self.elem_copies.values())
-        for b in self.state.env.values() if each else ():
-            each -= b.val.segs
-        return Val("container", v.segs, v.leaf, each=each)
+        # the element expression runs once per element (when taken, for a generator)
+        return self._generated([v], start, lazy=isinstance(node, cst.GeneratorExp))
 
     @staticmethod
     def _comp_fors(comp):
@@ -622,6 +680,11 @@ class PythonSemantics:
     def apply(self, call, callee: Val, pos, kw, func_node) -> Val:
         """Call ``callee`` with evaluated arguments."""
         vals = [v for v, _ in pos] + [v for v, _ in kw.values()]
+        if callee.kind in CALLABLE_KINDS:
+            if isinstance(callee.ref, Alts):
+                return self._apply_each(call, callee, pos, kw, func_node)
+            if callee.ref is None:
+                return self._propagate(vals)
         if callee.kind == "func":
             return self.call_ref(call, callee.ref, pos, kw, None)
         if callee.kind == "class":
@@ -658,6 +721,17 @@ class PythonSemantics:
             if func_node.value in ("sum", "min", "max", "abs", "next", "getattr"):
                 return self._propagate(vals)
         return self._propagate(vals)
+
+    def _apply_each(self, call, callee: Val, pos, kw, func_node) -> Val:
+        """Call each alternative a name may be bound to, from the same state, and join
+        what they return and leave (as the branches that bound them would)."""
+        entry, results, states = self.state, [], []
+        for option in callee.ref.options:
+            self.state = entry.copy()
+            results.append(self.apply(call, Val(callee.kind, ref=option), pos, kw, func_node))
+            states.append(self.state)
+        self.state = join_states(states)
+        return join_all(results)
 
     def _propagate(self, vals) -> Val:
         """An unknown call: its result depends on its arguments, no new graph."""
@@ -714,6 +788,7 @@ class PythonSemantics:
                     self.state.env[(frame.id, star.name.value)] = Binding(
                         Val("container", frozenset().union(*(v.segs for v in vals))
                             if vals else EMPTY), None)
+            start = next(self._ids)
             if isinstance(node, cst.Lambda):
                 result = self.eval(node.body)
             else:
@@ -731,7 +806,24 @@ class PythonSemantics:
             self.frames.pop()
             for k in [k for k in self.state.env if k[0] == frame.id]:
                 del self.state.env[k]
+        if frame.yields is not None:
+            result = self._generated(frame.yields, start, lazy=True)
         return result
+
+    def _generated(self, yields: list, start: int, lazy: bool = False) -> Val:
+        """An iterable whose elements are ``yields``, computed once per element (a
+        comprehension's element expression; a generator function's body, which runs
+        lazily as its caller iterates): the graphs built since ``start`` (segments newer
+        than it) are a new graph in each element, unless something that outlives the
+        iteration holds them. ``lazy``: each element is built when it is taken
+        (a generator)."""
+        v = join_all(yields)
+        each = frozenset(s for s in v.segs if s > start and s not in self.elem_copies.values())
+        for b in self.state.env.values() if each else ():
+            each -= b.val.segs
+        if lazy:
+            self.lazy_segs |= each
+        return Val("container", v.segs, v.leaf, each=each)
 
     @staticmethod
     def _instance(info: ClassInfo, ref: tuple) -> Val:

@@ -9,7 +9,7 @@ import libcst as cst
 from gradguard.analysis import torchapi as T
 from gradguard.analysis.events import DiscardedDetach
 from gradguard.analysis.frames import FuncRef, LoopCtx, Trained, calls_in, dotted, literal_truth
-from gradguard.analysis.values import EMPTY, NONE, SCALAR, UNKNOWN, Binding, Val, join_all
+from gradguard.analysis.values import EMPTY, Alts, NONE, SCALAR, UNKNOWN, Binding, Val, join_all
 
 
 class TorchSemantics:
@@ -199,6 +199,10 @@ class TorchSemantics:
         recv = self.eval(func.value)
         if recv.kind == "ns":
             pos, kw = self._args(call)
+            if not isinstance(recv.ref, str):  # alternatives, or not known
+                callee = Val("ns", ref=recv.ref.map(lambda r: f"{r}.{attr}")
+                             if isinstance(recv.ref, Alts) else None)
+                return self.apply(call, callee, pos, kw, func)
             return self.call_path(call, f"{recv.ref}.{attr}", pos, kw)
         info = self._class_of(recv) if recv.kind in ("object", "module") else None
         if info is not None:
@@ -232,7 +236,7 @@ class TorchSemantics:
         if recv.kind == "optimizer":
             if attr.endswith("step"):
                 trained = recv.ref if isinstance(recv.ref, Trained) else Trained(None, ())
-                if pos and pos[0][0].kind == "func":
+                if pos and pos[0][0].kind == "func" and isinstance(pos[0][0].ref, FuncRef):
                     closure = pos[0][0].ref
                     ctx = LoopCtx(self._loop_key(call), call, self.frame.id,
                                   closure.node.body.body[0]

@@ -60,6 +60,42 @@ class Val:
         return Val("tensor", store=self.store)
 
 
+@dataclass(frozen=True)
+class Alts:
+    """The callables one name may be bound to where branches joined (``act = nn.ReLU if
+    last else nn.Tanh``, a lambda chosen in an ``if``, a ``try``/``except`` fallback
+    import): a call of the name runs each of them and joins the results. ``options`` are
+    the refs of :class:`Val` of one kind ("func", "class" or "ns"), at most
+    :data:`MAX_ALTS`, none of them an :class:`Alts`."""
+
+    options: tuple
+
+    def map(self, fn) -> "Alts":
+        """The alternatives with ``fn`` applied to each ref."""
+        return Alts(tuple(fn(o) for o in self.options))
+
+
+# more alternatives than this and the callee is unknown
+MAX_ALTS = 4
+
+# kinds whose refs join into alternatives (a call dispatches on the ref)
+CALLABLE_KINDS = frozenset({"func", "class", "ns"})
+
+
+def _join_refs(kind: str, a, b):
+    """The ref of a join of two values of ``kind``: the same ref, the alternatives of both
+    (callables), or None (not known)."""
+    if a == b:
+        return a
+    if kind not in CALLABLE_KINDS or a is None or b is None:
+        return None
+    options = list(a.options if isinstance(a, Alts) else (a,))
+    for o in b.options if isinstance(b, Alts) else (b,):
+        if not any(o is x or o == x for x in options):
+            options.append(o)
+    return Alts(tuple(options)) if len(options) <= MAX_ALTS else None
+
+
 UNKNOWN = Val()
 NONE = Val("none")
 SCALAR = Val("scalar")
@@ -75,7 +111,7 @@ def join(a: Val, b: Val) -> Val:
         kind, ref = a.kind, a.ref
     else:
         kind = a.kind if a.kind == b.kind else "unknown"
-        ref = a.ref if a.ref == b.ref else None
+        ref = _join_refs(kind, a.ref, b.ref) if kind == a.kind else None
     elts = None
     if a.elts is not None and b.elts is not None and len(a.elts) == len(b.elts):
         elts = tuple(join(x, y) for x, y in zip(a.elts, b.elts))

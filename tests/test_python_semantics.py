@@ -1,0 +1,172 @@
+"""The engine handles whatever Python parses: no internal error, and the autograd facts
+still flow through names bound to several callables, generators, ``match``, decorators,
+``*args``/``**kwargs``, walrus, ``async``, nested classes, ``global``/``nonlocal``."""
+
+import textwrap
+
+from gradguard.analysis import analyze
+
+
+def _found(text):
+    result = analyze(textwrap.dedent(text))
+    assert result.errors == ()
+    return [(f.code, f.span.start.line, f.message.render()) for f in result.findings]
+
+
+def test_a_name_bound_to_one_of_two_torch_callables_is_called():
+    # torch.cuda.FloatTensor if cuda else torch.FloatTensor: raised AttributeError
+    # ('NoneType' object has no attribute 'split') and the whole function was skipped
+    assert _found("""\
+        import torch
+        import torch.nn as nn
+
+        def train(cuda, last, data, model, opt):
+            Tensor = torch.cuda.FloatTensor if cuda else torch.FloatTensor
+            act = nn.ReLU if last else nn.Tanh
+            for x in data:
+                valid = Tensor(x.size(0), 1).fill_(1.0)
+                loss = act()(model(x)).sum() * valid.sum()
+                opt.zero_grad()
+                loss.backward()
+                opt.step()
+        """) == []
+
+
+def test_a_call_of_a_lambda_chosen_in_a_branch_runs_each_lambda():
+    assert _found("""\
+        def step(flag, net, x, y):
+            loss_fn = (lambda a, b: ((a - b) ** 2).mean()) if flag else (lambda a, b: (a - b).abs().mean())
+            out = net(x)
+            loss = loss_fn(out, y)
+            loss.backward()
+            loss_fn(out, y).backward()
+        """) == [("GG101", 6, "`loss_fn(out, y)` is backwarded through the graph of `out` "
+                             "(built on line 3), which the backward on line 5 already freed")]
+
+
+def test_a_fallback_import_is_one_of_two_modules():
+    assert _found("""\
+        try:
+            from apex import amp
+        except ImportError:
+            amp = None
+
+        def backward(loss, opt):
+            if amp is not None:
+                with amp.scale_loss(loss, opt) as scaled:
+                    scaled.backward()
+            else:
+                loss.backward()
+        """) == []
+
+
+def test_a_generator_builds_a_new_graph_for_each_element_it_yields():
+    # its body runs lazily, once per element the caller takes
+    assert _found("""\
+        def batches(model, data):
+            for x in data:
+                yield model(x)
+
+        def run(model, data):
+            for out in batches(model, data):
+                out.mean().backward()
+        """) == []
+
+
+def test_a_generator_that_yields_one_graph_again_and_again():
+    assert _found("""\
+        def repeat(t, n):
+            for _ in range(n):
+                yield t
+
+        def run(model, x):
+            h = model(x)
+            for t in repeat(h, 3):
+                t.sum().backward()
+        """) == [("GG103", 8, "`t.sum()` uses `h`, built once on line 6 before the loop; the "
+                             "backward on line 8 frees its graph in the first iteration, so the "
+                             "next iteration fails")]
+
+
+def test_match_binds_its_captures_and_an_irrefutable_case_leaves_no_path_around_it():
+    assert _found("""\
+        import torch
+
+        def run(model, batches):
+            for batch in batches:
+                match batch:
+                    case torch.Tensor() as x if (n := x.numel()) > 0:
+                        loss = model(x).sum()
+                    case [x, *rest]:
+                        loss = model(x).sum()
+                    case {"input": x, **rest}:
+                        loss = model(x).sum()
+                    case _:
+                        loss = model(batch).mean()
+                loss.backward()
+        """) == []
+    assert _found("""\
+        def run(model, batches):
+            for batch in batches:
+                match batch:
+                    case (x, y):
+                        out = model(x)
+                    case {"input": x}:
+                        out = model(x)
+                    case _:
+                        continue
+                out.sum().backward()
+                out.mean().backward()
+        """) == [("GG101", 11, "`out.mean()` is backwarded through the graph of `out` (built on "
+                              "line 5), which the backward on line 10 already freed")]
+
+
+def test_decorators_star_args_async_nested_classes_global_nonlocal():
+    assert _found("""\
+        import functools
+        import torch
+        import torch.nn as nn
+
+        counter = 0
+
+        def deco(f):
+            @functools.wraps(f)
+            def wrapper(*args, **kwargs):
+                return f(*args, **kwargs)
+            return wrapper
+
+        class Outer(nn.Module):
+            class Inner(nn.Module):
+                def forward(self, x):
+                    return x * 2
+
+            def __init__(self):
+                super().__init__()
+                self.inner = Outer.Inner()
+                self.lin = nn.Linear(3, 3)
+
+            @deco
+            def forward(self, x, *rest, scale=1, **opts):
+                return self.inner(self.lin(x)) * scale
+
+        async def produce(model, data):
+            async for x in data:
+                yield model(x)
+
+        async def run(data):
+            global counter
+            m = Outer()
+            opt = torch.optim.Adam(m.parameters())
+
+            def reset():
+                nonlocal opt
+                opt = None
+
+            async with torch.autocast("cpu"):
+                async for out in produce(m, data):
+                    loss = out.sum()
+                    loss.backward()
+                    opt.step()
+                    counter += 1
+            return [y async for y in produce(m, data)]
+        """) == []
