@@ -36,12 +36,13 @@ def test_a_call_of_a_lambda_chosen_in_a_branch_runs_each_lambda():
     assert _found("""\
         def step(flag, net, x, y):
             loss_fn = (lambda a, b: ((a - b) ** 2).mean()) if flag else (lambda a, b: (a - b).abs().mean())
+            net.zero_grad()
             out = net(x)
             loss = loss_fn(out, y)
             loss.backward()
             loss_fn(out, y).backward()
-        """) == [("GG101", 6, "`loss_fn(out, y)` is backwarded through the graph of `out` "
-                             "(built on line 3), which the backward on line 5 already freed")]
+        """) == [("GG101", 7, "`loss_fn(out, y)` is backwarded through the graph of `out` "
+                             "(built on line 4), which the backward on line 6 already freed")]
 
 
 def test_a_fallback_import_is_one_of_two_modules():
@@ -80,11 +81,12 @@ def test_a_generator_that_yields_one_graph_again_and_again():
                 yield t
 
         def run(model, x):
+            model.train()
             h = model(x)
             for t in repeat(h, 3):
                 t.sum().backward()
-        """) == [("GG103", 8, "`t.sum()` uses `h`, built once on line 6 before the loop; the "
-                             "backward on line 8 frees its graph in the first iteration, so the "
+        """) == [("GG103", 9, "`t.sum()` uses `h`, built once on line 7 before the loop; the "
+                             "backward on line 9 frees its graph in the first iteration, so the "
                              "next iteration fails")]
 
 
@@ -107,6 +109,7 @@ def test_match_binds_its_captures_and_an_irrefutable_case_leaves_no_path_around_
         """) == []
     assert _found("""\
         def run(model, batches):
+            model.train()
             for batch in batches:
                 match batch:
                     case (x, y):
@@ -117,8 +120,8 @@ def test_match_binds_its_captures_and_an_irrefutable_case_leaves_no_path_around_
                         continue
                 out.sum().backward()
                 out.mean().backward()
-        """) == [("GG101", 11, "`out.mean()` is backwarded through the graph of `out` (built on "
-                              "line 5), which the backward on line 10 already freed")]
+        """) == [("GG101", 12, "`out.mean()` is backwarded through the graph of `out` (built on "
+                              "line 6), which the backward on line 11 already freed")]
 
 
 def test_decorators_star_args_async_nested_classes_global_nonlocal():
@@ -170,3 +173,25 @@ def test_decorators_star_args_async_nested_classes_global_nonlocal():
                     counter += 1
             return [y async for y in produce(m, data)]
         """) == []
+
+
+def test_a_callable_parameter_is_a_model_only_where_the_function_uses_it_as_one():
+    # split_f is a data transform handed in as a parameter: its result has no graph
+    assert _found("""\
+        def train_batch(net, features, labels, loss, split_f):
+            X_shards, y_shards = split_f(features, labels)
+            for X, y in zip(X_shards, y_shards):
+                l = loss(net(X), y)
+                l.backward()
+        """) == []
+    # the same function that also calls a method only an nn.Module has on split_f
+    assert _found("""\
+        def train_batch(net, features, labels, loss, split_f):
+            split_f.train()
+            X_shards, y_shards = split_f(features, labels)
+            for X, y in zip(X_shards, y_shards):
+                l = loss(net(X), y)
+                l.backward()
+        """) == [("GG103", 6, "`l` uses `X_shards`, built once on line 3 before the loop; the "
+                             "backward on line 6 frees its graph in the first iteration, so the "
+                             "next iteration fails")]

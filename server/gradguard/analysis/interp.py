@@ -82,6 +82,7 @@ class Interpreter(PythonSemantics, TorchSemantics, AutogradEffects):
         self._loop_exits: list = []
         self.elem_copies: dict[tuple[int, int], int] = {}
         self.lazy_segs: set[int] = set()
+        self.module_names: dict[int, frozenset] = {}
 
     def run_module(self) -> None:
         """Interpret the module body (top-level statements, inlining calls)."""

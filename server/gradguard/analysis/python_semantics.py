@@ -11,7 +11,7 @@ import libcst as cst
 
 from gradguard.analysis import torchapi as T
 from gradguard.analysis.frames import (LOOP_PASSES, MAX_DEPTH, MAX_LOOP_NESTING, ClassInfo,
-                                       Frame, FuncRef, LoopCtx, dotted)
+                                       Frame, FuncRef, LoopCtx, calls_in, dotted)
 from gradguard.analysis.values import (CALLABLE_KINDS, EMPTY, Alts, NONE, SCALAR, UNKNOWN, Binding, Val, join,
                                        join_all, join_states)
 
@@ -704,8 +704,12 @@ class PythonSemantics:
         if callee.kind == "unknown" and isinstance(func_node, cst.Name):
             key = self.lookup_key(func_node.value)
             if key is not None and key[0] != "G":
-                # a callable held in a local variable or parameter: a model
-                return self.module_call(call, Val("module"), pos)
+                # a callable held in a local variable or parameter: a model when its
+                # function also uses it as one (model.parameters(), model.train(), ...);
+                # else a call we know nothing of (a data transform, a factory)
+                if func_node.value in self._used_as_module(key[0]):
+                    return self.module_call(call, Val("module"), pos)
+                return self._propagate(vals)
             if key is None and func_node.value in T.CUT_BUILTINS:
                 return SCALAR
             if func_node.value in ("list", "tuple", "sorted", "reversed", "set", "iter"):
@@ -721,6 +725,21 @@ class PythonSemantics:
             if func_node.value in ("sum", "min", "max", "abs", "next", "getattr"):
                 return self._propagate(vals)
         return self._propagate(vals)
+
+    def _used_as_module(self, frame_id: str) -> frozenset:
+        """The names the function of frame ``frame_id`` calls a method on that only an
+        nn.Module has (``net.parameters()``, ``net.zero_grad()``, ``net.eval()``: torchapi
+        MODULE_METHODS), wherever in its code (one scan per function)."""
+        func = next((f.func for f in self.frames if f.id == frame_id), None)
+        if func is None:
+            return frozenset()
+        names = self.module_names.get(id(func))
+        if names is None:
+            names = self.module_names[id(func)] = frozenset(
+                c.func.value.value for c in calls_in(func.body)
+                if isinstance(c.func, cst.Attribute) and isinstance(c.func.value, cst.Name)
+                and c.func.attr.value in T.MODULE_METHODS)
+        return names
 
     def _apply_each(self, call, callee: Val, pos, kw, func_node) -> Val:
         """Call each alternative a name may be bound to, from the same state, and join
