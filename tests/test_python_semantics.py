@@ -195,3 +195,71 @@ def test_a_callable_parameter_is_a_model_only_where_the_function_uses_it_as_one(
         """) == [("GG103", 6, "`l` uses `X_shards`, built once on line 3 before the loop; the "
                              "backward on line 6 frees its graph in the first iteration, so the "
                              "next iteration fails")]
+
+
+def test_the_body_of_a_one_line_compound_statement_runs():
+    assert _found("""\
+        def train(model, data, opt):
+            model.train()
+            hidden = None
+            for x in data:
+                if hidden is None: hidden = model.init(x)
+                out, hidden = model(x, hidden)
+                out.sum().backward()
+        """) == [("GG102", 7, "`out.sum()` reaches the previous iteration's graph through "
+                             "`hidden`, which the backward on line 7 freed in that iteration")]
+
+
+def test_an_object_is_taken_for_a_list_only_by_a_list_method():
+    # update() is as often a metric's or a logger's (it reads the value, keeps no graph)
+    assert _found("""\
+        def train(model, data, opt, meter):
+            model.train()
+            for x in data:
+                loss = model(x).sum()
+                loss.backward()
+                meter.update(loss)
+                meter.update(loss=loss)
+                meter[0] = loss
+        """) == []
+    assert _found("""\
+        def train(model, data, opt, history):
+            model.train()
+            for x in data:
+                loss = model(x).sum()
+                loss.backward()
+                history.append(loss)
+        """) == [("GG301", 6, "`history` accumulates `loss` with its autograd graph: every "
+                             "iteration's graph stays in memory")]
+
+
+def test_a_returned_sum_of_live_chunk_losses_is_the_callers_to_backpropagate():
+    # the chunks' graphs are summed for the caller's backward: not a leak
+    assert _found("""\
+        import torch
+
+        def chunked_loss(model, batch, chunks, with_backward):
+            model.train()
+            losses = []
+            for part in batch.split(chunks):
+                loss = model(part).sum()
+                if with_backward:
+                    loss.backward()
+                    loss = loss.detach()
+                losses.append(loss)
+            return torch.stack(losses).sum()
+        """) == []
+    # losses already backpropagated: returning their sum keeps every graph alive
+    assert [c for c, *_ in _found("""\
+        import torch
+
+        def train_epoch(model, data, opt):
+            model.train()
+            losses = []
+            for x in data:
+                loss = model(x).sum()
+                loss.backward()
+                opt.step()
+                losses.append(loss)
+            return torch.stack(losses).mean()
+        """)] == ["GG301"]

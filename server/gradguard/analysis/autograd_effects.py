@@ -110,14 +110,27 @@ class AutogradEffects:
         self.mark()
         rec = self.accumulations.get(id(node))
         passes = frozenset(p for _, p in self.loop_stack if key in self.entry_keys.get(p, ()))
+        freed = self.state.freed
+        live = not any(s in freed and s not in self.state.partial for s in val.segs)
         if rec is None:
             self.accumulations[id(node)] = Accumulation(
                 node, acc_node, value_node, val.segs, passes, self.frame.eval_mode,
-                tuple((f.id, f.stmt, f.func) for f in self.frames))
+                tuple((f.id, f.stmt, f.func) for f in self.frames), live)
         else:
             rec.segs |= val.segs
             rec.passes |= passes
             rec.eval_mode = rec.eval_mode or self.frame.eval_mode
+            rec.live = rec.live or live
+
+    def _returned(self, val: Val) -> None:
+        """A function returns ``val``: graphs it accumulated, that no backward freed, and
+        returns outside an evaluation are its caller's to backpropagate (a loss summed
+        over chunks), not kept alive for nothing. A returned sum of losses already
+        backpropagated, or of evaluation losses, is still a leak."""
+        if val.segs:
+            for rec in self.accumulations.values():
+                if rec.live and not rec.eval_mode and rec.segs & val.segs:
+                    self.consumed.add(id(rec.node))
 
     def in_place(self, node, target: Val, others) -> Val:
         """An in-place operation on ``target`` with ``others`` as operands: the result is
@@ -173,6 +186,8 @@ class AutogradEffects:
                         or self.top())
             for s in val.segs:
                 freed.setdefault(s, info)
+            if self.state.partial:  # freed on this path now, whatever other paths did
+                self.state.partial = self.state.partial - val.segs
 
     def _retains(self, api: str, pos, kw) -> bool | None:
         """True/None (unknown: treated as retaining) or False, from retain_graph and

@@ -69,7 +69,11 @@ class InplaceHazard:
 class Accumulation:
     """``acc += t`` / ``acc.append(t)`` in a loop, where ``acc`` outlives the iteration and
     ``t`` carries a graph. ``segs``: the graphs accumulated; ``passes``: the loop passes at
-    whose start ``acc`` already existed (so it outlives those iterations); ``eval_mode``: the function had called ``model.eval()`` (an evaluation loop)."""
+    whose start ``acc`` already existed (so it outlives those iterations); ``eval_mode``:
+    the function had called ``model.eval()`` (an evaluation loop); ``live``: some value
+    was accumulated whose graph no backward had surely freed (on every path: a backward
+    through it could still succeed: a loss summed over chunks for the caller to
+    backpropagate)."""
 
     node: cst.CSTNode
     acc: cst.CSTNode
@@ -78,6 +82,7 @@ class Accumulation:
     passes: frozenset
     eval_mode: bool
     frames: tuple
+    live: bool = False
 
 
 @dataclass

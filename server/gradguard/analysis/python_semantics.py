@@ -94,7 +94,8 @@ class PythonSemantics:
             elif key is not None and key in self.state.env:
                 old = self.state.env[key]
                 if old.val.kind in ("container", "tuple", "unknown", "none"):
-                    self._accumulate(target, target.value, val, None)
+                    if old.val.kind in ("container", "tuple"):  # not an unknown object
+                        self._accumulate(target, target.value, val, None)
                     merged = join(old.val, val)
                     self.state.env[key] = Binding(Val("container", merged.segs, merged.leaf),
                                                   old.stmt)
@@ -135,6 +136,11 @@ class PythonSemantics:
     def exec_stmt(self, stmt: cst.CSTNode) -> None:
         self.tick()
         frame = self.frame
+        if isinstance(stmt, cst.BaseSmallStatement):
+            # the body of a one-line compound statement (``if c: x = f()``): it stands
+            # for its statement, the one a fix edits around
+            self.exec_small(stmt, frame.stmt)
+            return
         if frame.id == "G" and id(stmt) in self.tops:
             frame.top = stmt
         prev = frame.stmt
@@ -192,6 +198,7 @@ class PythonSemantics:
             self._expr_statement(small, line)
         elif isinstance(small, cst.Return):
             val = self.eval(small.value) if small.value is not None else NONE
+            self._returned(val)
             self.frame.returns.append(val)
             self.state.dead = True
         elif isinstance(small, (cst.Break, cst.Continue)):

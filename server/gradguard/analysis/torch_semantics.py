@@ -272,8 +272,10 @@ class TorchSemantics:
             if attr in ("sample", "sample_n", "enumerate_support"):
                 return Val("tensor")
             return self.op(call, attr, [recv] + vals)
-        if recv.kind in ("container", "tuple", "unknown", "none") and \
-                attr in ("append", "extend", "insert", "add", "update", "appendleft", "put"):
+        if (recv.kind in ("container", "tuple") and attr in T.CONTAINER_ADDS) or (
+                recv.kind in ("unknown", "none") and attr in T.LIST_ADDS):
+            # an object we know nothing of is taken for a list only by a list's own
+            # methods: update()/add()/put() are as often a metric's or a logger's
             key = self.key_of(func.value)
             new = join_all([recv] + vals)
             if pos:

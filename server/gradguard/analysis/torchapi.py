@@ -104,6 +104,11 @@ MODULE_METHODS = frozenset({"parameters", "named_parameters", "zero_grad", "stat
 MODULE_BASES = frozenset({"Module", "LightningModule", "Sequential", "ModuleList",
                           "ModuleDict"})
 
+# Python container methods that add their argument to the container (list, deque, dict,
+# set, queue.Queue); LIST_ADDS are those only a list or deque has.
+CONTAINER_ADDS = frozenset({"append", "extend", "insert", "add", "update", "appendleft", "put"})
+LIST_ADDS = frozenset({"append", "extend", "insert", "appendleft"})
+
 # Cheap text test: a block without any of these tokens cannot free a graph (nor
 # discard a detach(), nor run an evaluation loop).
 TRIGGER_TOKENS = ("backward", "autograd", ".grad(", ".step(", ".detach()", ".eval()")

@@ -192,17 +192,20 @@ class State:
     module), ``("@", object_id, attr)`` for attributes of objects. ``freed`` maps freed
     segment ids to the :class:`Free` that freed them. ``dead`` marks unreachable code
     (after return, break, continue or raise). ``versions`` counts the in-place changes
-    of each storage (autograd's version counter).
+    of each storage (autograd's version counter). ``partial``: the freed segments that
+    some path to this point did not free (a backward in one branch of an ``if``).
     """
 
     env: dict = field(default_factory=dict)
     freed: dict = field(default_factory=dict)
     dead: bool = False
     versions: dict = field(default_factory=dict)
+    partial: frozenset = EMPTY
 
     def copy(self) -> "State":
         """A copy that can be changed independently."""
-        return State(dict(self.env), dict(self.freed), self.dead, dict(self.versions))
+        return State(dict(self.env), dict(self.freed), self.dead, dict(self.versions),
+                     self.partial)
 
 
 def join_states(states) -> State:
@@ -220,6 +223,9 @@ def join_states(states) -> State:
                 env[k] = b
             elif mine != b:
                 env[k] = Binding(join(mine.val, b.val), mine.stmt or b.stmt)
+        if s.freed.keys() != out.freed.keys():
+            out.partial = out.partial | (s.freed.keys() ^ out.freed.keys())
+        out.partial = out.partial | s.partial
         for k in s.freed.keys() - out.freed.keys():
             out.freed[k] = s.freed[k]
         for k, v in s.versions.items():
