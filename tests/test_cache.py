@@ -12,7 +12,7 @@ import pytest
 from gradguard import __version__, cache
 from gradguard.analysis import analyze
 from gradguard.analysis.model import (
-    Edit, FileResult, Finding, Fix, Message, Pos, Related, Span, SyntaxProblem,
+    Edit, EngineError, FileResult, Finding, Fix, Message, Pos, Related, Span, SyntaxProblem,
 )
 from gradguard.cache import ResultCache, text_key
 
@@ -30,7 +30,9 @@ FINDING = Finding(
            Fix(Message("Silence with retain_graph=True on line {line} (keeps the whole graph "
                        "in memory; hides the bug instead of fixing it)", {"line": 2}),
                (Edit(Span.of(2, 14, 2, 14), "retain_graph=True"),), applicability="unsafe")))
-RESULT = FileResult((FINDING,), errors=("GG301: ValueError: x",))
+ERROR = EngineError("rule", "GG301", "train", Span.of(1, 0, 1, 4), "ValueError: x")
+RESULT = FileResult((FINDING,), errors=(
+    EngineError("root", "module", None, Span.of(1, 0, 1, 0), "KeyError: 'x'"), ERROR))
 
 
 @pytest.fixture
@@ -57,7 +59,8 @@ def test_engine_results_come_back_equal(store, path):
     ("x = (\n", FileResult(syntax_error=SyntaxProblem(Pos(2, 0), "unexpected end of file"))),
     ("x = (\n", FileResult(syntax_error=SyntaxProblem(Pos(9, 40), "past the end is printed only"))),
     ("", FileResult()),
-    ("a = '\udcff'\r\nb\rc", FileResult(errors=("é \udcff",))),
+    ("a = '\udcff'\r\nb\rc", FileResult(errors=(
+        EngineError("root", "é.\udcff", "é.\udcff", Span.of(3, 0, 3, 1), "é \udcff"),))),
 ], ids=["findings", "syntax error", "syntax error past the end", "empty", "surrogates and CR"])
 def test_results_come_back_equal(store, text, result):
     store.put(text, result)
@@ -111,8 +114,18 @@ def _edit(entry: dict, how: str) -> None:
         finding["fixes"][1]["applicability"] = "maybe"
     elif how == "preferred not a bool":
         finding["fixes"][0]["preferred"] = 1
-    elif how == "error not a string":
+    elif how == "error not an object":
         entry["result"]["errors"] = [None]
+    elif how == "error as a string (format 1)":
+        entry["result"]["errors"] = ["GG301: ValueError: x"]
+    elif how == "unknown error kind":
+        entry["result"]["errors"][1]["kind"] = "bug"
+    elif how == "rule error of an unknown code":
+        entry["result"]["errors"][1]["where"] = "GG999"
+    elif how == "error past the text":
+        entry["result"]["errors"][1]["span"] = [[4, 0], [4, 3]]
+    elif how == "error root not a string":
+        entry["result"]["errors"][1]["root"] = 3
     elif how == "three-number position":
         finding["span"] = [[3, 0, 1], [3, 1]]
     elif how == "msgid not GradGuard's":
@@ -128,13 +141,17 @@ def _edit(entry: dict, how: str) -> None:
     elif how == "argument the message lacks":
         finding["fixes"][1]["title"]["args"]["extra"] = "x"
     elif how == "escape code in an error":
-        entry["result"]["errors"] = ["GG301: \x1b[2J"]
+        entry["result"]["errors"][1]["message"] = "ValueError: \x1b[2J"
+    elif how == "newline in an error's function":
+        entry["result"]["errors"][1]["root"] = "train\nfine"
 
 
 EDITS = ["wrong text hash", "other code", "other version", "line past the text",
          "column past the line", "span backwards", "line 0", "unknown code", "bool as line",
          "float argument", "extra field", "missing field", "unknown applicability",
-         "preferred not a bool", "error not a string", "three-number position",
+         "preferred not a bool", "error not an object", "error as a string (format 1)",
+         "unknown error kind", "rule error of an unknown code", "error past the text",
+         "error root not a string", "newline in an error's function", "three-number position",
          "msgid not GradGuard's", "escape code in an argument", "newline in an argument",
          "C1 control in an argument", "argument missing", "argument the message lacks",
          "escape code in an error"]
@@ -367,5 +384,6 @@ def test_every_field_of_the_model_is_carried():
                Edit: {"span", "new_text"}, Related: {"span", "message"},
                Message: {"msgid", "args"}, SyntaxProblem: {"pos", "message"},
                FileResult: {"findings", "syntax_error", "errors"},
+               EngineError: {"kind", "where", "root", "span", "message"},
                Span: {"start", "end"}, Pos: {"line", "column"}}
     assert {k: {f.name for f in dataclasses.fields(k)} for k in carried} == carried

@@ -389,3 +389,124 @@ def test_lsp_without_the_server_module(monkeypatch, capsys):
     monkeypatch.setattr(cli.importlib.util, "find_spec", lambda name: None)
     assert run(capsys, "lsp") == (
         2, "", "error: the language server is not installed (module gradguard.lsp.server is missing)\n")
+
+
+BROKEN_ROOT = '''import torch
+
+
+def train(model, opt, data):
+    for x, y in data:
+        loss = model(x).sum()
+        loss.backward()
+        loss.backward()
+
+
+class Trainer:
+    def step(self, model, x):
+        loss = model(x).sum()
+        loss.backward()
+        loss.backward()
+'''
+"""Two functions with a GG101 each (lines 8 and 15); ``train`` is made to crash."""
+
+TRAIN_ERROR = ("internal error: could not analyse function `train` (AttributeError: "
+               "'NoneType' object has no attribute 'segs'); its findings are missing")
+
+
+@pytest.fixture
+def broken_train(monkeypatch):
+    """The real engine, with the interpreter raising when it runs function ``train``
+    alone (as a bug in it would)."""
+    from gradguard.analysis.interp import Interpreter
+
+    run_function = Interpreter.run_function
+
+    def broken(self, func, *args, **kwargs):
+        if func.name.value == "train":
+            raise AttributeError("'NoneType' object has no attribute 'segs'")
+        return run_function(self, func, *args, **kwargs)
+    monkeypatch.setattr(Interpreter, "run_function", broken)
+
+
+def test_a_function_that_could_not_be_analysed_is_reported_exit_2(project, broken_train, capsys):
+    write(project / "train.py", BROKEN_ROOT)
+    for _ in range(2):  # analysed, then from the cache
+        code, out, err = run(capsys, "check", "train.py")
+        assert (code, err) == (2, "")
+        assert out.splitlines()[0] == f"train.py:4:1: {TRAIN_ERROR}"
+        assert out.splitlines()[1].startswith("train.py:15:9: GG101 ")  # step's is still there
+        assert out.endswith("Found 1 finding.\n1 of them can be fixed with --fix.\n"
+                            "1 internal error: some findings are missing.\n")
+        assert "All checks passed." not in out
+
+
+def test_an_internal_error_alone_never_passes(project, broken_train, capsys):
+    write(project / "train.py", BROKEN_ROOT.split("\n\nclass")[0] + "\n")
+    assert run(capsys, "check", "train.py") == (
+        2, f"train.py:4:1: {TRAIN_ERROR}\n1 internal error: some findings are missing.\n", "")
+    assert run(capsys, "check", "-q", "--locale", "zh_CN", "train.py") == (
+        2, "train.py:4:1: 内部错误：无法分析函数 `train`（AttributeError: 'NoneType' object "
+           "has no attribute 'segs'），其中的问题未能报告\n", "")
+
+
+def test_internal_error_in_json_is_a_record_with_a_null_code(project, broken_train, capsys):
+    write(project / "train.py", BROKEN_ROOT)
+    code, out, err = run(capsys, "check", "--format", "json", "train.py")
+    assert code == 2
+    assert err == f"train.py:4:1: {TRAIN_ERROR}\n"
+    items = json.loads(out)
+    assert items[0] == {
+        "code": None,
+        "kind": "internal-error",
+        "name": None,
+        "severity": "error",
+        "message": TRAIN_ERROR,
+        "filename": str(project / "train.py"),
+        "location": {"row": 4, "column": 1},
+        "end_location": {"row": 4, "column": 10},
+        "fix": None,
+        "alternative_fixes": [],
+        "related": [],
+        "url": None,
+    }
+    assert [(i["code"], i["location"]["row"]) for i in items] == [(None, 4), ("GG101", 15)]
+
+
+def test_internal_error_in_sarif_is_a_notification_of_a_failed_run(project, broken_train, capsys):
+    write(project / "train.py", BROKEN_ROOT)
+    code, out, err = run(capsys, "check", "--format", "sarif", "train.py")
+    assert (code, err) == (2, f"train.py:4:1: {TRAIN_ERROR}\n")
+    sarif = json.loads(out)["runs"][0]
+    assert sarif["invocations"] == [{"executionSuccessful": False, "toolExecutionNotifications": [{
+        "level": "error", "message": {"text": TRAIN_ERROR},
+        "locations": [{"physicalLocation": {
+            "artifactLocation": {"uri": "train.py", "uriBaseId": "%SRCROOT%"},
+            "region": {"startLine": 4, "startColumn": 1, "endLine": 4, "endColumn": 10}}}]}]}]
+    assert [(r["ruleId"], r["locations"][0]["physicalLocation"]["region"]["startLine"])
+            for r in sarif["results"]] == [("GG101", 15)]
+
+
+def test_internal_error_in_github_format_and_statistics(project, broken_train, capsys):
+    write(project / "train.py", BROKEN_ROOT)
+    code, out, _ = run(capsys, "check", "--format", "github", "train.py")
+    assert code == 2
+    assert out.splitlines()[0] == f"::error file=train.py,line=4,col=1::{TRAIN_ERROR}"
+    assert run(capsys, "check", "--statistics", "train.py") == (
+        2, "    1  GG101  backward-through-freed-graph\n", f"train.py:4:1: {TRAIN_ERROR}\n")
+
+
+def test_a_failing_rule_is_reported_unless_the_rule_is_off(project, monkeypatch, capsys):
+    from gradguard.rules import gg101_backward_through_freed_graph as gg101
+
+    def broken_build(*args, **kwargs):
+        raise RuntimeError("a bug planted in GG101")
+    monkeypatch.setattr(gg101, "build", broken_build)
+    write(project / "train.py", BROKEN_ROOT)
+    code, out, _ = run(capsys, "check", "-q", "train.py")
+    assert code == 2
+    assert out == (
+        "train.py:4:1: internal error: rule GG101 failed on function `train` (RuntimeError: "
+        "a bug planted in GG101); its GG101 findings there are missing\n"
+        "train.py:12:5: internal error: rule GG101 failed on function `Trainer.step` "
+        "(RuntimeError: a bug planted in GG101); its GG101 findings there are missing\n")
+    assert run(capsys, "check", "--ignore", "GG101", "train.py") == (0, "All checks passed.\n", "")

@@ -120,3 +120,65 @@ def test_a_statement_too_deep_to_print_is_analysed_from_scratch():
     assert engine.analyze(base) == analyze(base)
     assert engine.analyze(deep) == analyze(deep)
     assert engine.analyze(base) == analyze(base)
+
+
+BROKEN = '''import torch
+
+
+def train(model, opt, data):
+    for x, y in data:
+        loss = model(x).sum()
+        loss.backward()
+        loss.backward()
+
+
+def step(model, x):
+    loss = model(x).sum()
+    loss.backward()
+    loss.backward()
+'''
+
+
+def test_an_internal_error_of_a_reused_root_moves_with_it(monkeypatch):
+    """A function root that failed keeps its error while it is reused, moved to its new
+    header line like findings are; editing the function re-runs it."""
+    from gradguard.analysis.interp import Interpreter
+    from gradguard.analysis.model import EngineError, Span
+
+    run_function = Interpreter.run_function
+
+    def broken(self, func, *args, **kwargs):
+        if func.name.value == "train":
+            raise KeyError("x")
+        return run_function(self, func, *args, **kwargs)
+    monkeypatch.setattr(Interpreter, "run_function", broken)
+    engine = Engine(incremental=True)
+
+    def error(line):
+        return EngineError("root", "train", "train", Span.of(line, 0, line, 9), "KeyError: 'x'")
+    assert engine.analyze(BROKEN).errors == (error(4),) == analyze(BROKEN).errors
+    text = "# top\n\n" + BROKEN
+    result = engine.analyze(text)
+    assert (engine.last_run["run"], engine.last_run["reused"]) == (0, 2)
+    assert result == analyze(text)
+    assert result.errors == (error(6),)
+    assert [f.span.start.line for f in result.findings] == [16]
+    text = text.replace("def step(model, x):\n", "def step(model, x):\n    pass\n")
+    result = engine.analyze(text)
+    assert (engine.last_run["run"], engine.last_run["reused"]) == (1, 1)
+    assert result == analyze(text) and result.errors == (error(6),)
+
+
+def test_an_internal_error_of_the_module_body_is_at_line_1(monkeypatch):
+    """The module body failing costs its findings only: the functions still run alone."""
+    from gradguard.analysis.interp import Interpreter
+    from gradguard.analysis.model import EngineError, Span
+
+    def broken(self, *args, **kwargs):
+        raise ValueError("bad\nnews\x1b")
+    monkeypatch.setattr(Interpreter, "run_module", broken)
+    text = BROKEN + "\nstep(None, None)\n"
+    for result in (analyze(text), Engine(incremental=True).analyze(text)):
+        assert result.errors == (EngineError("root", "module", None, Span.of(1, 0, 1, 0),
+                                             "ValueError: bad news\\x1b"),)
+        assert [f.span.start.line for f in result.findings] == [8, 14]

@@ -1,7 +1,8 @@
 """The result cache of ``gradguard check``: one JSON file per analysed text.
 
 An entry holds the engine's raw :class:`~gradguard.analysis.model.FileResult` of one
-text (findings with their fixes, the syntax problem, internal errors), before
+text (findings with their fixes, the syntax problem, internal errors with their
+places), before
 selection, ``# noqa`` and configuration are applied, so that changing the
 configuration never needs to invalidate anything. Entries live under
 ``<root>/<fingerprint>/<2 hex>/<62 hex>.json``, named by the SHA-256 of the text;
@@ -51,15 +52,16 @@ from pathlib import Path
 
 from gradguard import __version__
 from gradguard.analysis.model import (
-    Edit, FileResult, Finding, Fix, Message, Pos, Related, Span, SyntaxProblem,
+    Edit, EngineError, FileResult, Finding, Fix, Message, Pos, Related, Span, SyntaxProblem,
 )
 from gradguard.fixes import split_lines
 
 CACHE_ENV = "GRADGUARD_CACHE_DIR"
 """The environment variable that overrides the cache root folder."""
 
-FORMAT = 1
-"""Version of the entry layout; part of the fingerprint."""
+FORMAT = 2
+"""Version of the entry layout; part of the fingerprint (2: internal errors are objects
+with their kind, place and span, no longer strings)."""
 
 MAX_ENTRY_BYTES = 8 * 2**20
 """Entries are read up to this size (8 MiB; real ones are a few kB); a larger file is
@@ -288,7 +290,8 @@ def _encode_result(r: FileResult) -> dict:
         } for f in r.findings],
         "syntax_error": None if r.syntax_error is None else {
             "pos": _pos(r.syntax_error.pos), "message": r.syntax_error.message},
-        "errors": list(r.errors),
+        "errors": [{"kind": e.kind, "where": e.where, "root": e.root, "span": _span(e.span),
+                    "message": e.message} for e in r.errors],
     }
 
 
@@ -408,6 +411,17 @@ class _Decoder:
             for s, m in (self.fields(r, "span", "message") for r in self.typed(related, list))),
             tuple(self.fix(x) for x in self.typed(fixes, list)))
 
+    def error(self, value: object) -> EngineError:
+        kind, where, root, span, message = self.fields(
+            value, "kind", "where", "root", "span", "message")
+        if kind not in ("root", "rule"):
+            raise _Invalid("unknown kind of internal error")
+        if kind == "rule" and where not in self.codes:
+            raise _Invalid("unknown rule code")
+        if root is not None:
+            self.shown(root)
+        return EngineError(kind, self.shown(where), root, self.span(span), self.shown(message))
+
 
 def _decode_result(value: object, text: str) -> FileResult:
     """The :class:`FileResult` encoded in ``value`` for ``text``. Raises ``ValueError``
@@ -419,4 +433,4 @@ def _decode_result(value: object, text: str) -> FileResult:
         # (a parser's error position may lie past the text's end: it is only printed)
         syntax_error = SyntaxProblem(d.point(pos), d.shown(message))
     return FileResult(tuple(d.finding(f) for f in d.typed(findings, list)), syntax_error,
-                      tuple(d.shown(e) for e in d.typed(errors, list)))
+                      tuple(d.error(e) for e in d.typed(errors, list)))

@@ -11,18 +11,17 @@ whose fixes ``--fix`` and ``--diff`` write: those are always analysed.
 from __future__ import annotations
 
 import os
-import sys
 import traceback
 from dataclasses import dataclass
 from typing import Iterator
 
 from gradguard import analysis
-from gradguard.analysis.model import FileResult, Finding, Message, Pos, SyntaxProblem
+from gradguard.analysis.model import EngineError, FileResult, Finding, Message, Pos, SyntaxProblem
 from gradguard.cache import ResultCache
 from gradguard.config import Settings, rule_enabled, severity_for
 from gradguard.files import DecodeError, Problem, Source, read_source
 from gradguard.fixes import apply_fixes, compatible_fixes
-from gradguard.rules import N_
+from gradguard.rules import N_, engine_error_message
 from gradguard.suppression import unsuppressed
 
 PARALLEL_THRESHOLD = 4
@@ -59,29 +58,45 @@ class FileReport:
     """The outcome of one :class:`Task`.
 
     ``diagnostics`` are the findings left (after fixing, in fix mode), by position;
-    ``problem`` is set when the file could not be checked (then ``diagnostics`` is
-    empty). In fix mode, ``source`` is the file as read and ``fixed_text`` the text
+    ``errors`` the engine's internal errors in that text (one function, or one rule, that
+    could not be analysed: internal problems at the function's header, see
+    :func:`error_problem`; the other findings are there); ``problem`` is set when the
+    file could not be checked (then ``diagnostics`` and ``errors`` are empty). In fix mode, ``source`` is the file as read and ``fixed_text`` the text
     after fixing when fixes changed it; ``fixed`` lists the codes of the fixes applied.
     """
 
     path: str
     diagnostics: tuple[Diagnostic, ...] = ()
+    errors: tuple[Problem, ...] = ()
     problem: Problem | None = None
     source: Source | None = None
     fixed_text: str | None = None
     fixed: tuple[str, ...] = ()
 
 
+def error_problem(path: str, error: EngineError) -> Problem:
+    """An internal error of the engine in the file at ``path`` as an internal
+    :class:`Problem` at the header of the function it is about (line 1 for the module
+    body)."""
+    return Problem(path, error.span.start, engine_error_message(error), internal=True,
+                   end=error.span.end)
+
+
 def _select(result: FileResult, text: str, task: Task
             ) -> tuple[list[Finding], SyntaxProblem | None]:
     """The findings of ``result`` (the engine's for ``text``) that the settings enable
     and no comment suppresses, or the syntax problem that stopped the analysis."""
-    for error in result.errors:  # a bug in one rule: say so, keep the other findings
-        sys.stderr.write(f"gradguard: internal error in {task.path}: {error}\n")
     if result.syntax_error is not None:
         return [], result.syntax_error
     enabled = [f for f in result.findings if rule_enabled(task.settings, f.code, task.path)]
     return unsuppressed(enabled, text), None
+
+
+def _errors(result: FileResult, task: Task) -> tuple[Problem, ...]:
+    """The internal errors of ``result`` as problems (a rule's only when the settings
+    enable that rule for the file: a disabled rule's findings are not missed)."""
+    return tuple(error_problem(task.path, e) for e in result.errors
+                 if e.kind != "rule" or rule_enabled(task.settings, e.where, task.path))
 
 
 class _Uncached(Exception):
@@ -121,14 +136,15 @@ def _fix_loop(source: Source, task: Task, engine: bool) -> FileReport:
     findings, error = _select(result, text, task)
     if error is not None:
         return _syntax_problem(task, error)
+    errors = _errors(result, task)
     for _ in range(MAX_FIX_ROUNDS):
         candidates = [(f.code, f.preferred_fix) for f in findings if f.preferred_fix]
         chosen = compatible_fixes([fix for _, fix in candidates])
         if not chosen:
             break
         new_text = apply_fixes(text, chosen)
-        new_findings, error = _select(_analyze(new_text, task.cache, engine, read=False),
-                                      new_text, task)
+        new_result = _analyze(new_text, task.cache, engine, read=False)
+        new_findings, error = _select(new_result, new_text, task)
         if error is not None:
             return FileReport(task.path, problem=Problem(
                 task.path, error.pos,
@@ -137,8 +153,8 @@ def _fix_loop(source: Source, task: Task, engine: bool) -> FileReport:
                 internal=True))
         applied = {id(fix) for fix in chosen}
         fixed += [code for code, fix in candidates if id(fix) in applied]
-        text, findings = new_text, new_findings
-    return FileReport(task.path, _diagnostics(findings, task), source=source,
+        text, findings, errors = new_text, new_findings, _errors(new_result, task)
+    return FileReport(task.path, _diagnostics(findings, task), errors, source=source,
                       fixed_text=text if text != source.text else None, fixed=tuple(fixed))
 
 
@@ -165,10 +181,11 @@ def check_file(task: Task, engine: bool = True) -> FileReport | None:
     try:
         if task.fix:
             return _fix_loop(source, task, engine)
-        findings, error = _select(_analyze(source.text, task.cache, engine), source.text, task)
+        result = _analyze(source.text, task.cache, engine)
+        findings, error = _select(result, source.text, task)
         if error is not None:
             return _syntax_problem(task, error)
-        return FileReport(task.path, _diagnostics(findings, task))
+        return FileReport(task.path, _diagnostics(findings, task), _errors(result, task))
     except _Uncached:
         return None
     except Exception:  # a bug: report it with its traceback, keep checking other files

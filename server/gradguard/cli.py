@@ -4,7 +4,8 @@ A thin adapter: it parses arguments and calls :mod:`gradguard.config`,
 :mod:`gradguard.files`, :mod:`gradguard.cache`, :mod:`gradguard.checker`,
 :mod:`gradguard.output` and :mod:`gradguard.fixes`. Exit status of ``check``: 0 clean,
 1 findings (or files that could not be checked), 2 usage, configuration or internal
-error, or nothing checked.
+error (a bug in GradGuard, including one that cost only one function's findings), or
+nothing checked.
 """
 
 from __future__ import annotations
@@ -155,13 +156,14 @@ def _run_check(args: argparse.Namespace, tr: gettext.NullTranslations) -> int:
     problems = [p for p in found if isinstance(p, Problem)]
     problems += [r.problem for r in reports if r.problem is not None]
     diagnostics = [d for r in reports for d in r.diagnostics]
+    errors = [e for r in reports for e in r.errors]  # (internal: part of a file unchecked)
     changed = [r for r in reports if r.fixed_text is not None]
 
     if args.diff:
         sys.stdout.write("".join(output.unified_diff(r.path, r.source.text, r.fixed_text)
                                  for r in changed))
-        sys.stderr.write(output.problem_lines(problems, tr))
-        return _exit_status(reports, problems, findings=bool(changed))
+        sys.stderr.write(output.problem_lines(problems + errors, tr))
+        return _exit_status(reports, problems + errors, findings=bool(changed))
     if args.fix:
         fixed = []
         for r in changed:
@@ -179,20 +181,20 @@ def _run_check(args: argparse.Namespace, tr: gettext.NullTranslations) -> int:
 
     if args.statistics:
         sys.stdout.write(output.statistics_report(diagnostics, as_json=args.format == "json"))
-        sys.stderr.write(output.problem_lines(problems, tr))
+        sys.stderr.write(output.problem_lines(problems + errors, tr))
     elif args.format == "text":
         color = sys.stdout.isatty() and not os.environ.get("NO_COLOR")
-        sys.stdout.write(output.text_report(diagnostics, problems, tr, color=color))
+        sys.stdout.write(output.text_report(diagnostics, problems + errors, tr, color=color))
         if not args.quiet:
-            sys.stdout.write(output.summary(diagnostics, problems, tr))
+            sys.stdout.write(output.summary(diagnostics, problems, tr, errors))
     elif args.format == "github":
-        sys.stdout.write(output.github_report(diagnostics, problems, tr))
+        sys.stdout.write(output.github_report(diagnostics, problems + errors, tr))
     else:
-        report = (output.json_report(diagnostics, tr) if args.format == "json"
-                  else output.sarif_report(diagnostics, problems, tr))
+        report = (output.json_report(diagnostics, tr, errors) if args.format == "json"
+                  else output.sarif_report(diagnostics, problems + errors, tr))
         sys.stdout.write(report)
-        sys.stderr.write(output.problem_lines(problems, tr))
-    return _exit_status(reports, problems, findings=bool(diagnostics))
+        sys.stderr.write(output.problem_lines(problems + errors, tr))
+    return _exit_status(reports, problems + errors, findings=bool(diagnostics))
 
 
 PROGRESS_MIN_FILES = 50
@@ -213,8 +215,9 @@ def _progress(reports: Iterator[FileReport], total: int, quiet: bool) -> Iterato
 
 
 def _exit_status(reports: list[FileReport], problems: list[Problem], findings: bool) -> int:
-    """2 for an internal error or when no file could be checked, 1 for findings or
-    files that could not be checked, else 0."""
+    """2 for an internal error (``problems`` holds the engine's internal errors too) or
+    when no file could be checked, 1 for findings or files that could not be checked,
+    else 0."""
     if any(p.internal for p in problems) or not any(r.problem is None for r in reports):
         return 2
     return 1 if findings or problems else 0

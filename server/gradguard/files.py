@@ -28,17 +28,21 @@ from gradguard.rules import N_
 
 @dataclass(frozen=True)
 class Problem:
-    """Why a file could not be checked (or a path could not be walked).
+    """Why a file could not be checked (or a path could not be walked), or why part of
+    it was not (an internal error of the engine in one function: see
+    :attr:`gradguard.checker.FileReport.errors`).
 
     ``path`` is absolute; ``pos`` (1-based line, 0-based column) is set when the
-    problem has a place in the file; ``message`` is the translatable text after the
-    location (e.g. "syntax error: ..."). ``internal`` marks a bug in GradGuard.
+    problem has a place in the file, and ``end`` when that place is a range (the header
+    of the function an engine error is about); ``message`` is the translatable text
+    after the location (e.g. "syntax error: ..."). ``internal`` marks a bug in GradGuard.
     """
 
     path: str
     pos: Pos | None
     message: Message
     internal: bool = False
+    end: Pos | None = None
 
 
 @dataclass(frozen=True)

@@ -94,9 +94,11 @@ def text_report(diagnostics: Iterable[Diagnostic], problems: Iterable[Problem],
 
 
 def summary(diagnostics: list[Diagnostic], problems: list[Problem],
-            tr: gettext.NullTranslations) -> str:
+            tr: gettext.NullTranslations, errors: Iterable[Problem] = ()) -> str:
     """The closing lines of the text format: how many findings, how many can be fixed
-    with ``--fix``, how many files could not be checked; "All checks passed." if none."""
+    with ``--fix``, how many internal errors of the engine (``errors``: functions whose
+    findings are missing), how many files could not be checked; "All checks passed." if
+    none of these."""
     ngettext = tr.ngettext
     lines = []
     if diagnostics:
@@ -107,6 +109,12 @@ def summary(diagnostics: list[Diagnostic], problems: list[Problem],
             lines.append(ngettext("{count} of them can be fixed with --fix.",
                                   "{count} of them can be fixed with --fix.", fixable
                                   ).format(count=fixable))
+    errors = list(errors)
+    if errors:
+        n = len(errors)
+        lines.append(ngettext("{count} internal error: some findings are missing.",
+                              "{count} internal errors: some findings are missing.", n
+                              ).format(count=n))
     if problems:
         n = len(problems)
         lines.append(ngettext("{count} file could not be checked.",
@@ -137,12 +145,35 @@ def _json_fix(fix: Fix, tr: gettext.NullTranslations) -> dict:
     }
 
 
-def json_report(diagnostics: Iterable[Diagnostic], tr: gettext.NullTranslations) -> str:
+def json_report(diagnostics: Iterable[Diagnostic], tr: gettext.NullTranslations,
+                errors: Iterable[Problem] = ()) -> str:
     """The ``json`` format: a list of findings with ruff's ``--output-format json``
     field names (code, name, severity, message, filename (absolute), location,
-    end_location, fix, alternative_fixes, related, url), sorted by path and position."""
+    end_location, fix, alternative_fixes, related, url), sorted by path and position.
+
+    Each internal error of the engine (``errors``: a function that could not be
+    analysed) is an entry of the same list, with the same fields: ``"code": null``,
+    ``"kind": "internal-error"``, ``"severity": "error"``, the message, and the location
+    of the function's header (line 1 for the module body); no fix, no url."""
     items = []
-    for d in sorted(diagnostics, key=_sort_key):
+    for d in sorted([*diagnostics, *errors], key=_sort_key):
+        if isinstance(d, Problem):
+            pos = d.pos or Pos(1, 0)
+            items.append({
+                "code": None,
+                "kind": "internal-error",
+                "name": None,
+                "severity": "error",
+                "message": d.message.render(tr.gettext),
+                "filename": d.path,
+                "location": _loc(pos),
+                "end_location": _loc(d.end or pos),
+                "fix": None,
+                "alternative_fixes": [],
+                "related": [],
+                "url": None,
+            })
+            continue
         f = d.finding
         preferred = f.preferred_fix
         items.append({
@@ -234,8 +265,9 @@ def sarif_report(diagnostics: Iterable[Diagnostic], problems: Iterable[Problem],
                  tr: gettext.NullTranslations) -> str:
     """The ``sarif`` format: a SARIF 2.1.0 log with one run. The driver lists every rule
     (docs in Markdown); each result has its level (info -> note), location, related
-    locations and fixes; problems become tool execution notifications (and an internal
-    error marks the invocation unsuccessful). URIs are relative to ``%SRCROOT%``, the
+    locations and fixes; problems (internal errors of the engine included) become tool
+    execution notifications of level "error", and an internal error marks the
+    invocation unsuccessful (``executionSuccessful: false``). URIs are relative to ``%SRCROOT%``, the
     current directory, for files inside it; columns count Unicode code points."""
     rules = all_rules()
     index = {r.code: i for i, r in enumerate(rules)}
@@ -270,6 +302,8 @@ def sarif_report(diagnostics: Iterable[Diagnostic], problems: Iterable[Problem],
         location = {"artifactLocation": _sarif_artifact(p.path)}
         if p.pos is not None:
             location["region"] = {"startLine": p.pos.line, "startColumn": p.pos.column + 1}
+            if p.end is not None:
+                location["region"].update(endLine=p.end.line, endColumn=p.end.column + 1)
         notifications.append({"level": "error", "message": {"text": p.message.render(tr.gettext)},
                               "locations": [{"physicalLocation": location}]})
     log = {

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 import pytest_lsp
 
-from lsp_client import (BROKEN_RULE_SERVER, FAKE_SERVER, HERE, PROFILES, REAL_SERVER, Client,
+from lsp_client import (BROKEN_ROOT_SERVER, BROKEN_RULE_SERVER, FAKE_SERVER, HERE, PROFILES, REAL_SERVER, Client,
                         server_config, start)
 
 
@@ -63,6 +63,15 @@ async def real(request, lsp_client: Client):
 async def broken_rule(request, lsp_client: Client):
     """The real engine with GG101's finding builder raising (broken_rule_server.py),
     initialised as one of the client profiles, debounce 0."""
+    await _session(request, lsp_client, {"debounceMs": 0})
+    yield
+    await lsp_client.shutdown_session()
+
+
+@pytest_lsp.fixture(params=PROFILES, config=server_config(BROKEN_ROOT_SERVER))
+async def broken_root(request, lsp_client: Client):
+    """The real engine with the interpreter raising on function ``train`` run alone
+    (broken_root_server.py), initialised as one of the client profiles, debounce 0."""
     await _session(request, lsp_client, {"debounceMs": 0})
     yield
     await lsp_client.shutdown_session()

@@ -18,6 +18,7 @@ from pytest_lsp.client import DEFAULT_CLIENT_FEATURES, register_lsp_features
 HERE = pathlib.Path(__file__).resolve().parent
 FAKE_SERVER = [sys.executable, str(HERE / "fake_server.py")]
 BROKEN_RULE_SERVER = [sys.executable, str(HERE / "broken_rule_server.py")]
+BROKEN_ROOT_SERVER = [sys.executable, str(HERE / "broken_root_server.py")]
 REAL_SERVER = [sys.executable, "-m", "gradguard.lsp"]
 PROFILES = ["visual-studio-code", "neovim@v0.10.0", "emacs"]
 TIMEOUT = 120.0  # seconds; generous on purpose (a slow machine must not fail a test)

@@ -224,18 +224,84 @@ def train(model, opt, data):
 """A second backward (GG101, line 10) and an accumulated loss (GG301, line 11)."""
 
 
+RULE_ERROR = ("internal error: rule GG101 failed on function `train` (RuntimeError: a bug "
+              "planted in GG101); its GG101 findings there are missing")
+
+
 async def test_a_crashing_rule_costs_only_its_findings(broken_rule: Client):
-    """GG101's builder raises (broken_rule_server.py): GG301 is still published, and the
-    crash is one window/logMessage of type Error naming the rule, not repeated while the
-    next versions keep crashing the same way."""
+    """GG101's builder raises (broken_rule_server.py): GG301 is still published, the
+    crash is an Information diagnostic (no code) on the header of the function it cost
+    the GG101 findings of, moving with it, and one window/logMessage of type Error naming
+    the rule, not repeated while the next versions keep crashing the same way."""
     uri = "file:///tmp/gg-examples/two_rules.py"
     broken_rule.open(uri, TWO_RULES)
     diagnostics = await broken_rule.diagnostics_of(uri, 1)
-    assert [(d.code, d.range) for d in diagnostics] == [("GG301", rng(10, 8, 10, 21))]
+    assert [(d.code, d.range, d.severity, d.source) for d in diagnostics] == [
+        ("GG301", rng(10, 8, 10, 21), t.DiagnosticSeverity.Warning, "gradguard"),
+        (None, rng(3, 0, 3, 9), t.DiagnosticSeverity.Information, "gradguard")]
+    assert diagnostics[1].message == RULE_ERROR
     broken_rule.change(uri, 2, t.TextDocumentContentChangePartial(range=rng(0, 0, 0, 0),
                                                                   text="# two rules\n"))
     diagnostics = await broken_rule.diagnostics_of(uri, 2)
-    assert [(d.code, d.range) for d in diagnostics] == [("GG301", rng(11, 8, 11, 21))]
+    assert [(d.code, d.range, d.message) for d in diagnostics] == [
+        ("GG301", rng(11, 8, 11, 21), diagnostics[0].message),
+        (None, rng(4, 0, 4, 9), RULE_ERROR)]
     assert [(m.type, m.message) for m in broken_rule.log_messages] == [
-        (t.MessageType.Error, f"internal error in the analysis of {uri}: GG101: RuntimeError: "
-                              "a bug planted in GG101")]
+        (t.MessageType.Error, f"internal error in the analysis of {uri}: GG101 in train "
+                              "(line 4): RuntimeError: a bug planted in GG101")]
+
+
+BROKEN_ROOT = '''import torch
+
+
+def train(model, opt, data):
+    for x, y in data:
+        loss = model(x).sum()
+        loss.backward()
+        loss.backward()
+
+
+class Trainer:
+    def step(self, model, x):
+        loss = model(x).sum()
+        loss.backward()
+        loss.backward()
+'''
+"""A GG101 in ``train`` (line 8) and one in ``Trainer.step`` (line 15)."""
+
+ROOT_ERROR = ("internal error: could not analyse function `train` (AttributeError: "
+              "'NoneType' object has no attribute 'segs'); its findings are missing")
+
+
+async def test_a_function_that_could_not_be_analysed_is_an_information_diagnostic(
+        broken_root: Client):
+    """The interpreter raises on ``train`` (broken_root_server.py): ``Trainer.step``'s
+    GG101 is still published, with an Information diagnostic without a code on ``def
+    train`` saying its findings are missing; it follows the function when lines move
+    above it (the reused result of the incremental engine), offers no quick fix or
+    suppression, is logged once, and goes away when the function no longer fails."""
+    uri = "file:///tmp/gg-examples/broken_root.py"
+    broken_root.open(uri, BROKEN_ROOT)
+    diagnostics = await broken_root.diagnostics_of(uri, 1)
+    assert [(d.code, d.range, d.severity, d.source) for d in diagnostics] == [
+        ("GG101", rng(14, 8, 14, 23), t.DiagnosticSeverity.Error, "gradguard"),
+        (None, rng(3, 0, 3, 9), t.DiagnosticSeverity.Information, "gradguard")]
+    assert diagnostics[1].message == ROOT_ERROR
+    assert diagnostics[1].related_information is None and diagnostics[1].data is None
+
+    broken_root.change(uri, 2, t.TextDocumentContentChangePartial(range=rng(0, 0, 0, 0),
+                                                                  text="# training\n"))
+    diagnostics = await broken_root.diagnostics_of(uri, 2)
+    assert [(d.code, d.range, d.message) for d in diagnostics] == [
+        ("GG101", rng(15, 8, 15, 23), diagnostics[0].message), (None, rng(4, 0, 4, 9), ROOT_ERROR)]
+    actions = await broken_root.actions(uri, rng(4, 0, 4, 9), diagnostics[1:])
+    assert [a.title for a in actions] == ["Fix all GradGuard problems"]
+
+    broken_root.change(uri, 3, t.TextDocumentContentChangePartial(range=rng(4, 4, 4, 9),
+                                                                  text="fit"))
+    diagnostics = await broken_root.diagnostics_of(uri, 3)
+    assert [(d.code, d.range) for d in diagnostics] == [
+        ("GG101", rng(8, 8, 8, 23)), ("GG101", rng(15, 8, 15, 23))]
+    assert [(m.type, m.message) for m in broken_root.log_messages] == [
+        (t.MessageType.Error, f"internal error in the analysis of {uri}: train (line 4): "
+                              "AttributeError: 'NoneType' object has no attribute 'segs'")]

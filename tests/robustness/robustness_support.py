@@ -78,7 +78,7 @@ r = analyze(sys.stdin.buffer.read().decode("utf-8"))
 e = r.syntax_error
 print(json.dumps({"syntax_error": e and [e.pos.line, e.pos.column, e.message],
                   "findings": [[f.code, f.span.start.line, f.span.start.column]
-                               for f in r.findings], "errors": list(r.errors)}))
+                               for f in r.findings], "errors": [str(x) for x in r.errors]}))
 """
 
 

@@ -27,14 +27,8 @@ import libcst as cst
 from gradguard.analysis import torchapi as T
 from gradguard.analysis.blocks import BlockParser, common_prefix, common_suffix
 from gradguard.analysis.interp import Interpreter
-from gradguard.analysis.model import (
-    FileResult,
-    Finding,
-    Pos,
-    SyntaxProblem,
-    finding_lines,
-    moved_finding,
-)
+from gradguard.analysis.model import (MODULE_SPAN, EngineError, FileResult, Finding, Pos, Span,
+                                      SyntaxProblem, finding_lines, moved_error, moved_finding)
 from gradguard.analysis.source import Source
 
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -117,15 +111,28 @@ def _hints(interp: Interpreter) -> list:
     return hints
 
 
-def _isolated(errors: list, what: str, run) -> None:
-    """Run one root (or one rule); a bug in it becomes one entry of ``errors``, and the
-    other roots and rules still run."""
+def _isolated(errors: list, kind: str, where: str, run) -> None:
+    """Run one root (``kind`` "root") or one rule ("rule"); a bug in it becomes one
+    ``(kind, where, "ExcType: text")`` entry of ``errors`` (made an :class:`EngineError`
+    once positions are known, see :meth:`Engine._errors`), and the other roots and rules
+    still run."""
     try:
         run()
     except RecursionError:
         raise
     except Exception as e:  # an engine bug must not cost the user the other findings
-        errors.append(f"{what}: {type(e).__name__}: {e}")
+        errors.append((kind, where, _error_text(e)))
+
+
+_ERROR_TEXT_LIMIT = 300
+
+
+def _error_text(e: Exception) -> str:
+    """``"ExcType: text"`` on one line, control characters escaped, at most
+    :data:`_ERROR_TEXT_LIMIT` characters (it is printed, and may quote the user's code)."""
+    text = " ".join(f"{type(e).__name__}: {e}".split())
+    text = "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+    return text if len(text) <= _ERROR_TEXT_LIMIT else text[:_ERROR_TEXT_LIMIT - 3] + "..."
 
 
 @dataclass(frozen=True)
@@ -191,6 +198,7 @@ class _Root:
     def of the same name), ``cls`` is the class statement of a method."""
 
     key: str
+    qualname: str
     func: cst.FunctionDef
     cls: cst.ClassDef | None
 
@@ -199,7 +207,7 @@ class _Root:
 class _RootResult:
     """A function root's findings and errors, with what they were computed from: the
     module key, and ``(key, code)`` of itself and each function and method it inlined;
-    ``lines`` is the first and last line its findings touch ((0, 0) for none)."""
+    ``lines`` is the first and last line its findings and errors touch ((0, 0) for none)."""
 
     module_key: tuple
     reads: tuple
@@ -209,7 +217,8 @@ class _RootResult:
 
     @staticmethod
     def of(module_key: tuple, reads, findings, errors) -> "_RootResult":
-        spans = [finding_lines(f) for f in findings]
+        spans = [finding_lines(f) for f in findings] + \
+            [(e.span.start.line, e.span.end.line) for e in errors]
         lines = (min(lo for lo, _ in spans), max(hi for _, hi in spans)) if spans else (0, 0)
         return _RootResult(module_key, tuple(reads), tuple(findings), tuple(errors), lines)
 
@@ -228,7 +237,7 @@ def _root_runs(module: cst.Module, statements: dict, defs: dict, inlined: set) -
     """The function roots in file order: every triggered function and method the module
     body did not reach."""
     hot = {f for f in _triggered({n: d for n, (_, d) in defs.items()}) if id(f) not in inlined}
-    return [_Root(defs[node][0], node, stmt if node is not stmt else None)
+    return [_Root(defs[node][0], defs[node][1].qualname, node, stmt if node is not stmt else None)
             for stmt in module.body for node in statements[stmt].defs if node in hot]
 
 
@@ -310,7 +319,7 @@ class Engine:
         self._keep(text, module)
         if not any(tok in text for tok in T.TRIGGER_TOKENS):
             return FileResult()
-        errors: list[str] = []
+        errors: list[EngineError] = []
         try:
             findings = self._findings(text, module, parsed, errors)
         except RecursionError:
@@ -341,8 +350,9 @@ class Engine:
                     kept[key] = res  # nothing of it moves
                     continue
                 moved = [moved_finding(f, change) for f in res.findings]
-                if all(f is not None for f in moved):
-                    kept[key] = _RootResult.of(res.module_key, res.reads, moved, res.errors)
+                moved_errors = [moved_error(e, change) for e in res.errors]
+                if all(f is not None for f in moved + moved_errors):
+                    kept[key] = _RootResult.of(res.module_key, res.reads, moved, moved_errors)
             self._roots = kept
         self._text = text
 
@@ -361,7 +371,8 @@ class Engine:
             if st not in statements:
                 statements[st] = _Statement(module, st, self._known)
         main = Interpreter(module)
-        _isolated(errors, "module", main.run_module)
+        module_errors: list = []
+        _isolated(module_errors, "root", "module", main.run_module)
         defs = _keyed_defs(module, statements)
         # a function the module's code reached was interpreted with its callers' real
         # values: alone, with unknown parameters, it would only say less, or guess
@@ -370,7 +381,7 @@ class Engine:
         module_key = self._module_key(module, statements, main.inlined) \
             if self.incremental else ()
         results: dict = {}
-        runs = [(None, main, [])]
+        runs = [(None, main, module_errors)]
         for root in roots:
             cached = self._reusable(root, module_key, codes) if self.incremental else None
             if cached is not None:
@@ -380,7 +391,8 @@ class Engine:
             interp = main.for_root()
             info = interp.class_info(root.cls) if root.cls is not None else None
             root_errors: list = []
-            _isolated(root_errors, root.key, lambda: interp.run_function(root.func, info))
+            _isolated(root_errors, "root", root.qualname,
+                      lambda: interp.run_function(root.func, info))
             runs.append((root, interp, root_errors))
             self.last_run["run"] += 1
         src = None
@@ -391,7 +403,10 @@ class Engine:
                 if src is None:
                     src = self._source(text, module, parsed, runs)
                 for code, build in registry.finding_builders(interp, src):
-                    _isolated(root_errors, code, lambda: found.extend(build()))
+                    _isolated(root_errors, "rule", code, lambda: found.extend(build()))
+            if root_errors and root is not None and src is None:
+                src = self._source(text, module, parsed, runs)
+            root_errors = self._errors(src, root, root_errors)
             key = root.key if root is not None else None
             results[key] = (tuple(found), tuple(root_errors))
             if root is not None and self.incremental:
@@ -409,6 +424,21 @@ class Engine:
             for finding in found:
                 out.setdefault((finding.code, finding.span), finding)
         return list(out.values())
+
+    @staticmethod
+    def _errors(src: Source | None, root: _Root | None, raw: list) -> list[EngineError]:
+        """The ``(kind, where, message)`` entries :func:`_isolated` recorded for ``root``
+        (None: the module body) as :class:`EngineError` s, at the root's header."""
+        if not raw:
+            return []
+        span = MODULE_SPAN
+        if root is not None:
+            try:
+                span = Span(src.span(root.func).start, src.span(root.func.name).end)
+            except Exception:  # (positions are a part of the engine too: say it anyway)
+                pass
+        qualname = root.qualname if root is not None else None
+        return [EngineError(kind, where, qualname, span, message) for kind, where, message in raw]
 
     def _source(self, text: str, module: cst.Module, parsed, runs) -> Source:
         hints = [h for _, interp, _ in runs for h in _hints(interp)]

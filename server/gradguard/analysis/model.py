@@ -113,16 +113,47 @@ class SyntaxProblem:
 
 
 @dataclass(frozen=True)
+class EngineError:
+    """An internal error: a bug in the engine that cost the findings of one root or of
+    one rule in one root (the findings of the others are still reported).
+
+    ``kind`` is "root" (the interpreter failed on a root: ``where`` is "module" or the
+    function's qualified name, ``Trainer.step``) or "rule" (a rule's finding builder
+    failed: ``where`` is its code, ``GG101``). ``root`` is the function's qualified
+    name either way, None for the module body. ``span`` is the header of that root's function
+    (from ``def``, or ``async``, to the end of its name; decorators excluded), or an
+    empty span at the start of line 1 for the module body. ``message`` is
+    ``"ExcType: text"``.
+    """
+
+    kind: str
+    where: str
+    root: str | None
+    span: Span
+    message: str
+
+    def __str__(self) -> str:
+        at = "module" if self.root is None else f"{self.root} (line {self.span.start.line})"
+        return f"{at}: {self.message}" if self.kind == "root" else \
+            f"{self.where} in {at}: {self.message}"
+
+
+MODULE_SPAN = Span(Pos(1, 0), Pos(1, 0))
+"""The span of an :class:`EngineError` of the module body."""
+
+
+@dataclass(frozen=True)
 class FileResult:
     """The analysis of one text: its findings, sorted by position, or a syntax problem.
 
-    ``errors`` lists internal errors (a bug in one part of the engine): the findings of
-    the other parts are still there.
+    ``errors`` lists internal errors (a bug in one root or one rule, see
+    :class:`EngineError`), roots in file order (module body first): the findings of the
+    other roots and rules are still there.
     """
 
     findings: tuple[Finding, ...] = ()
     syntax_error: SyntaxProblem | None = None
-    errors: tuple[str, ...] = ()
+    errors: tuple[EngineError, ...] = ()
 
 
 LineMap = Callable[[int], "int | None"]
@@ -145,6 +176,15 @@ def _moved_message(message: Message, mapped: LineMap) -> Message | None:
             if args[key] is None:
                 return None
     return replace(message, args=args)
+
+
+def moved_error(error: EngineError, mapped: LineMap) -> EngineError | None:
+    """``error`` moved to the lines ``mapped`` gives (the module's stays on line 1), or
+    None when its header's lines do not map."""
+    if error.root is None:
+        return error
+    span = _moved_span(error.span, mapped)
+    return None if span is None else replace(error, span=span)
 
 
 def finding_lines(finding: Finding) -> tuple[int, int]:

@@ -7,7 +7,7 @@ Each open document has a :class:`DocumentState`: the analyser that serves it (on
 callable, text -> :class:`~gradguard.analysis.model.FileResult`, so an incremental engine
 with per-document caches can replace the whole-file one without touching the server),
 the pending analysis task, the last text that parsed with its findings, what was last
-published, and the engine's internal errors last reported.
+published, and the engine's internal errors last logged.
 
 While the buffer does not parse (the user is mid-keystroke) the server keeps showing the
 last good findings, moved to the lines they now sit on: :func:`line_mapper` compares the
@@ -27,7 +27,7 @@ from lsprotocol import types as t
 from pygls.workspace import TextDocument, Workspace
 
 from gradguard import fixes
-from gradguard.analysis.model import FileResult, Finding, moved_finding
+from gradguard.analysis.model import EngineError, FileResult, Finding, moved_finding
 from gradguard.lsp.convert import split_lines
 
 Analyzer = Callable[[str], FileResult]
@@ -74,8 +74,9 @@ class LspWorkspace(Workspace):
 class Snapshot:
     """Findings that belong to one text of a document.
 
-    ``version`` is the LSP document version of ``text``; ``diagnostics`` are the
-    findings converted for the client (empty until published); ``result_id`` names this
+    ``version`` is the LSP document version of ``text``; ``errors`` the engine's
+    internal errors in it; ``diagnostics`` are the findings, then the errors, converted
+    for the client (empty until published); ``result_id`` names this
     set for pull diagnostics; ``analysed`` is false when the findings were carried over
     from an older text instead of computed for this one; ``generation`` counts the
     configuration changes before the analysis started (a snapshot of an older
@@ -89,6 +90,7 @@ class Snapshot:
     result_id: str = ""
     analysed: bool = True
     generation: int = 0
+    errors: tuple[EngineError, ...] = ()
 
 
 class DocumentState:
@@ -101,7 +103,7 @@ class DocumentState:
         self.good: Snapshot | None = None
         self.published: Snapshot | None = None
         self.changed = asyncio.Event()
-        self.errors: frozenset[str] = frozenset()
+        self.errors: frozenset[tuple] = frozenset()  # (kind, where, root, message) logged
         # the diagnostics last published, by what they were made from (see
         # GradGuardServer.publish): (rules, locale, encoding, {key: diagnostic})
         self.rendered: tuple = (None, None, None, {})

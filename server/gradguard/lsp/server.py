@@ -28,13 +28,14 @@ from pygls.uris import to_fs_path
 
 from gradguard import __version__, config, explain, i18n
 from gradguard.analysis import incremental_analyzer
-from gradguard.analysis.model import FileResult, Finding, Message, finding_lines
+from gradguard.analysis.model import (EngineError, FileResult, Finding, Message, finding_lines,
+                                      moved_error)
 from gradguard.fixes import compatible_fixes
 from gradguard.lsp import convert
 from gradguard.lsp.documents import (Analyzer, DocumentState, LspWorkspace, Snapshot,
                                      line_mapper, remap_findings)
 from gradguard.lsp.settings import DEFAULTS, EditorSettings, apply_settings, effective_config
-from gradguard.rules import N_, rule_for
+from gradguard.rules import N_, engine_error_message, rule_for
 from gradguard.suppression import noqa_edit, unsuppressed
 
 logger = logging.getLogger(__name__)
@@ -246,23 +247,29 @@ class GradGuardServer(LanguageServer):
             return  # superseded: a newer analysis is (or will be) scheduled
         if result is not None and result.syntax_error is None:
             self.report_errors(state, result.errors)
-            state.good = Snapshot(version, text, result.findings, generation=generation)
+            state.good = Snapshot(version, text, result.findings, generation=generation,
+                                  errors=result.errors)
             self.publish(state, state.good)
         else:
             self.publish(state, self.carried(state, version, text))
 
-    def report_errors(self, state: DocumentState, errors: Sequence[str]) -> None:
-        """Report the internal errors of the engine in the latest analysis of ``state``
-        (a bug in one rule or one function: ``"GG101: TypeError: ..."``; the findings of
-        the others are still published): each with ``logger.error`` and a
-        ``window/logMessage`` of type Error, once until an analysis comes without it."""
+    def report_errors(self, state: DocumentState, errors: Sequence[EngineError]) -> None:
+        """Log the internal errors of the engine in the latest analysis of ``state`` (a
+        bug in one rule or one function: ``"GG101 in train (line 4): TypeError: ..."``;
+        the findings of the others are still published, and each error is published as
+        an Information diagnostic at the function's header, see :meth:`publish`): each
+        with ``logger.error`` and a ``window/logMessage`` of type Error, once until an
+        analysis comes without it (the same error moved to other lines is not new)."""
+        keys = {}
         for error in errors:
-            if error not in state.errors:
+            key = (error.kind, error.where, error.root, error.message)
+            if key not in state.errors and key not in keys:
                 message = f"internal error in the analysis of {state.uri}: {error}"
                 logger.error("%s", message)
                 self.window_log_message(t.LogMessageParams(type=t.MessageType.Error,
                                                            message=message))
-        state.errors = frozenset(errors)
+            keys[key] = None
+        state.errors = frozenset(keys)
 
     def carried(self, state: DocumentState, version: int, text: str) -> Snapshot:
         """The last good findings of ``state`` moved onto ``text`` (see
@@ -270,8 +277,10 @@ class GradGuardServer(LanguageServer):
         if state.good is None:
             return Snapshot(version, text, (), analysed=False, generation=self.generation)
         mapped = line_mapper(state.good.text, text)
+        errors = (moved_error(e, mapped) for e in state.good.errors)
         return Snapshot(version, text, remap_findings(state.good.findings, mapped),
-                        analysed=False, generation=self.generation)
+                        analysed=False, generation=self.generation,
+                        errors=tuple(e for e in errors if e is not None))
 
     def publish(self, state: DocumentState, snapshot: Snapshot) -> None:
         """Convert ``snapshot`` to diagnostics, record it, and push it to push clients.
@@ -300,6 +309,7 @@ class GradGuardServer(LanguageServer):
             if key != id(f):
                 made[key] = made[id(f)]
             diagnostics.append(attrs.evolve(d, data={**d.data, "version": snapshot.version}))
+        diagnostics += [self.error_diagnostic(lines, e, locale) for e in snapshot.errors]
         state.rendered = (rules, locale, self.encoding, made)
         diagnostics = tuple(diagnostics)
         snapshot = dataclasses.replace(snapshot, diagnostics=diagnostics,
@@ -338,6 +348,15 @@ class GradGuardServer(LanguageServer):
                 message=i18n.render(r.message, locale)) for r in finding.related] or None,
             data={"version": version, "fixes": fixes},
         )
+
+    def error_diagnostic(self, lines: Sequence[str], error: EngineError, locale: str
+                         ) -> t.Diagnostic:
+        """An internal error of the engine as an Information diagnostic on the header of
+        the function it could not analyse (line 1 for the module body): no code, no
+        fixes, a message saying which findings are missing."""
+        return t.Diagnostic(range=convert.to_lsp_range(lines, error.span, self.encoding),
+                            message=i18n.render(engine_error_message(error), locale),
+                            severity=t.DiagnosticSeverity.Information, source=SOURCE)
 
     def current(self, uri: str) -> Snapshot | None:
         """The published snapshot of ``uri`` if it belongs to the document's current
@@ -386,13 +405,15 @@ class GradGuardServer(LanguageServer):
 def _analyse_and_select(analyzer: Analyzer, text: str, rules: config.Settings,
                         path: str | None) -> FileResult:
     """Run in the worker thread: the findings of ``text`` that ``rules`` enable for
-    ``path`` and no ``# noqa`` suppresses, with the engine's internal errors (or the
-    syntax problem)."""
+    ``path`` and no ``# noqa`` suppresses, with the engine's internal errors (those of
+    rules ``rules`` disable left out), or the syntax problem."""
     result = analyzer(text)
     if result.syntax_error is not None:
         return result
     enabled = [f for f in result.findings if config.rule_enabled(rules, f.code, path)]
-    return FileResult(findings=tuple(unsuppressed(enabled, text)), errors=result.errors)
+    errors = tuple(e for e in result.errors
+                   if e.kind != "rule" or config.rule_enabled(rules, e.where, path))
+    return FileResult(findings=tuple(unsuppressed(enabled, text)), errors=errors)
 
 
 def _fix_edits(fix: Any) -> list[t.TextEdit] | None:
@@ -527,9 +548,9 @@ def _code_actions(ls: GradGuardServer, params: t.CodeActionParams) -> list[t.Cod
     actions: list[t.CodeAction] = []
     suppress: list[t.CodeAction] = []
     for diagnostic in snapshot.diagnostics:
-        if not convert.ranges_overlap(diagnostic.range, params.range) or \
-                not _kind_wanted(t.CodeActionKind.QuickFix, only):
-            continue
+        if diagnostic.code is None or not convert.ranges_overlap(diagnostic.range, params.range) \
+                or not _kind_wanted(t.CodeActionKind.QuickFix, only):
+            continue  # (an internal error has no code, and nothing to fix or suppress)
         for fix in sorted(diagnostic.data["fixes"], key=lambda f: not f["preferred"]):
             actions.append(t.CodeAction(
                 title=fix["title"], kind=t.CodeActionKind.QuickFix, diagnostics=[diagnostic],

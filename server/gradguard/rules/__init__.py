@@ -10,10 +10,33 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from gradguard.analysis.model import EngineError, Message
+
 
 def N_(msgid: str) -> str:
     """Mark ``msgid`` for extraction into the gettext catalogs; returns it unchanged."""
     return msgid
+
+
+def engine_error_message(error: EngineError) -> Message:
+    """What the user is told about an internal error of the engine: which function (or
+    the module body) could not be analysed, or which rule failed there, why, and that
+    those findings are missing."""
+    args = {"error": error.message}
+    if error.root is not None:
+        args["function"] = error.root
+    if error.kind == "rule":
+        args["code"] = error.where
+        msgid = N_("internal error: rule {code} failed on the module body ({error}); its "
+                   "{code} findings there are missing") if error.root is None else \
+            N_("internal error: rule {code} failed on function `{function}` ({error}); its "
+               "{code} findings there are missing")
+    else:
+        msgid = N_("internal error: could not analyse the module body ({error}); its "
+                   "findings are missing") if error.root is None else \
+            N_("internal error: could not analyse function `{function}` ({error}); its "
+               "findings are missing")
+    return Message(msgid, args)
 
 
 @dataclass(frozen=True)
