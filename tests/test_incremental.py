@@ -126,6 +126,7 @@ BROKEN = '''import torch
 
 
 def train(model, opt, data):
+    model.train()
     for x, y in data:
         loss = model(x).sum()
         loss.backward()
@@ -133,6 +134,7 @@ def train(model, opt, data):
 
 
 def step(model, x):
+    model.train()
     loss = model(x).sum()
     loss.backward()
     loss.backward()
@@ -162,7 +164,7 @@ def test_an_internal_error_of_a_reused_root_moves_with_it(monkeypatch):
     assert (engine.last_run["run"], engine.last_run["reused"]) == (0, 2)
     assert result == analyze(text)
     assert result.errors == (error(6),)
-    assert [f.span.start.line for f in result.findings] == [16]
+    assert [f.span.start.line for f in result.findings] == [18]
     text = text.replace("def step(model, x):\n", "def step(model, x):\n    pass\n")
     result = engine.analyze(text)
     assert (engine.last_run["run"], engine.last_run["reused"]) == (1, 1)
@@ -181,4 +183,4 @@ def test_an_internal_error_of_the_module_body_is_at_line_1(monkeypatch):
     for result in (analyze(text), Engine(incremental=True).analyze(text)):
         assert result.errors == (EngineError("root", "module", None, Span.of(1, 0, 1, 0),
                                              "ValueError: bad news\\x1b"),)
-        assert [f.span.start.line for f in result.findings] == [8, 14]
+        assert [f.span.start.line for f in result.findings] == [9, 16]

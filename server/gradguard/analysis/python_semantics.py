@@ -108,6 +108,9 @@ class PythonSemantics:
             return join_all(container.elts)
         if container.kind in ("container", "tuple"):
             kind = "tensor" if container.segs or container.store is not None else "unknown"
+            if isinstance(container.ref, tuple) and container.ref[0] in ("modules", "children"):
+                # an element of net.modules(): one of net's submodules
+                return Val("unknown", ref=container.ref)
             return Val(kind, container.segs, container.leaf, store=container.store)
         return Val(container.kind if container.kind == "tensor" else "unknown",
                    container.segs, container.leaf, store=container.store)
@@ -359,6 +362,8 @@ class PythonSemantics:
         header = ()
         if is_for:
             it = self.eval(stmt.iter)
+            if self._unrolled_modules(stmt, it):
+                return
             item = self._element(it)
             alias = self.key_of(stmt.iter) if isinstance(stmt.iter, (cst.Name, cst.Attribute)) \
                 else None
@@ -382,6 +387,59 @@ class PythonSemantics:
                                             old.stmt)
         if stmt.orelse is not None and not self.state.dead:
             self.exec_block(stmt.orelse.body.body)
+
+    def _unrolled_modules(self, stmt: cst.For, it: Val) -> bool:
+        """``for m in net.modules(): ...`` (or ``children()``) over a model whose
+        submodules are known: the body runs once for each of them, ``m`` bound to that
+        module (so ``isinstance(m, C)`` and ``m.reset()`` resolve). False when the loop is
+        not such a loop (or too long to unroll)."""
+        if not (isinstance(it.ref, tuple) and it.ref[0] in ("modules", "children")) or \
+                stmt.orelse is not None:
+            return False
+        members = sorted(self._module_members(it.ref), key=repr)
+        if not members or len(members) > 64 or \
+                not any(self._class_of(Val("module", ref=r)) is not None for r in members):
+            return False
+        saved_exits = self._loop_exits
+        outs = []
+        for r in members:
+            exits = {"break": [], "continue": []}
+            self._loop_exits = saved_exits + [exits]
+            try:
+                self.store(stmt.target, Val("module", ref=r), stmt)
+                self.exec_block(stmt.body.body)
+            finally:
+                self._loop_exits = saved_exits
+            self.state = join_states([self.state] + exits["continue"])
+            if exits["break"]:
+                outs.extend(exits["break"])
+            if self.state.dead:
+                break
+        self.state = join_states(outs + [self.state])
+        return True
+
+    def _isinstance(self, vals) -> Val:
+        """``isinstance(obj, C)`` where ``C`` is a class of this file and ``obj`` a module
+        or object whose class is known: True or False; else an unknown bool."""
+        if len(vals) != 2 or vals[1].kind != "class" or vals[0].kind not in ("module", "object"):
+            return SCALAR
+        ref = vals[0].ref
+        target = vals[1].ref.node.name.value
+        if isinstance(ref, tuple) and ref and ref[0] == "nn":
+            return Val("scalar", ref=False)    # a torch.nn module is no class of this file
+        info = self._class_of(vals[0])
+        if info is None:
+            return SCALAR
+        seen, todo = set(), [info.node.name.value]
+        while todo:
+            name = todo.pop()
+            if name == target:
+                return Val("scalar", ref=True)
+            if name in seen or name not in self.classes:
+                continue    # a class of another module cannot derive from one of this file
+            seen.add(name)
+            todo.extend(self.classes[name].bases)
+        return Val("scalar", ref=False)
 
     def _nth_element(self, item: Val, each: frozenset, k: int) -> Val:
         """The element pass ``k`` of a loop gets from a container whose ``each`` segments
@@ -635,6 +693,13 @@ class PythonSemantics:
                 return base.elts[i]
         if base.kind in ("container", "tuple", "unknown", "object"):
             return self._element(base)
+        children = self.sequential_children(base) if base.kind == "module" else None
+        if children is not None and len(node.slice) == 1 and \
+                isinstance(node.slice[0].slice, cst.Index) and \
+                isinstance(node.slice[0].slice.value, cst.Integer):
+            i = int(node.slice[0].slice.value.value, 0)
+            if -len(children) <= i < len(children):
+                return children[i]    # net[2]: the third child of an nn.Sequential
         if base.kind == "tensor" and base.grad:
             return self.op(node, "", [base], saves=False)
         return self._element(base)
@@ -706,6 +771,9 @@ class PythonSemantics:
                     res = self.call_ref(call, FuncRef(fwd, "G", info), pos, kw, callee)
                     return res
             if callee.kind == "module":
+                chained = self._sequential_call(call, callee, pos, func_node)
+                if chained is not None:
+                    return chained
                 return self.module_call(call, callee, pos)
             return self._propagate(vals)
         if callee.kind == "unknown" and isinstance(func_node, cst.Name):
@@ -717,6 +785,8 @@ class PythonSemantics:
                 if func_node.value in self._used_as_module(key[0]):
                     return self.module_call(call, Val("module"), pos)
                 return self._propagate(vals)
+            if key is None and func_node.value == "isinstance":
+                return self._isinstance(vals)
             if key is None and func_node.value in T.CUT_BUILTINS:
                 return SCALAR
             if func_node.value in ("list", "tuple", "sorted", "reversed", "set", "iter"):
@@ -758,6 +828,30 @@ class PythonSemantics:
             states.append(self.state)
         self.state = join_states(states)
         return join_all(results)
+
+    def sequential_children(self, v: Val):
+        """The children of an ``nn.Sequential`` built from known modules, in order, or
+        None."""
+        ref = v.ref
+        if not (isinstance(ref, tuple) and ref[:2] == ("nn", "Sequential")):
+            return None
+        out = []
+        while ("@", ref, str(len(out))) in self.state.env:
+            out.append(self.state.env[("@", ref, str(len(out)))].val)
+        return out or None
+
+    def _sequential_call(self, call, callee: Val, pos, func_node) -> Val | None:
+        """Calling an ``nn.Sequential`` that holds a module of this file: each child's
+        forward runs on the previous child's output (Sequential.forward), so state the
+        file's modules keep on ``self`` is seen. None when it is not such a call."""
+        children = self.sequential_children(callee)
+        if children is None or len(pos) != 1 or \
+                not any(self._class_of(c) is not None for c in children):
+            return None
+        x = pos
+        for child in children:
+            x = [(self.apply(call, child, x, {}, func_node), call)]
+        return x[0][0]
 
     def _propagate(self, vals) -> Val:
         """An unknown call: its result depends on its arguments, no new graph."""

@@ -138,6 +138,13 @@ class TorchSemantics:
             ref = ("nn", name, id(call), flag, self.frame.call and id(self.frame.call))
             if flag:
                 self.inplace_ctors[ref] = call
+            if name == "Sequential" and not kw and pos and \
+                    all(v.kind == "module" and isinstance(v.ref, tuple) for v, _ in pos):
+                # nn.Sequential(a, b, c): its children are submodules "0", "1", ... and its
+                # forward calls them in order (torch/nn/modules/container.py)
+                for i, (v, _) in enumerate(pos):
+                    self.state.env[("@", ref, str(i))] = Binding(v, self.frame.stmt)
+                    self.submodules.setdefault(ref, set()).add(v.ref)
             return Val("module", ref=ref)
         if len(parts) >= 2 and parts[1] == "optim":
             if "lr_scheduler" in parts:
@@ -267,6 +274,8 @@ class TorchSemantics:
                 return NONE
             if attr == "forward":
                 return self.module_call(call, recv, pos)
+            if attr in ("modules", "children") and isinstance(recv.ref, tuple) and not pos:
+                return Val("container", ref=(attr, recv.ref))
             return UNKNOWN
         if recv.kind == "dist":
             if attr in ("sample", "sample_n", "enumerate_support"):
@@ -288,11 +297,23 @@ class TorchSemantics:
         if recv.kind in ("container", "tuple") and not recv.grad:
             return self._propagate(vals)
         if recv.kind == "unknown" and any(attr in c.methods for c in self.classes.values()):
+            if isinstance(recv.ref, tuple) and recv.ref[0] in ("modules", "children"):
+                # ``for m in net.modules(): m.reset()``: the method runs on every
+                # submodule of ``net`` that defines it
+                for r in sorted(self._module_members(recv.ref), key=repr):
+                    obj = Val("module", ref=r)
+                    info_r = self._class_of(obj)
+                    m = self._method(info_r, attr) if info_r is not None else None
+                    if m is not None and not self._is_static(m):
+                        self.call_ref(call, FuncRef(m, "G", info_r), pos, kw, obj)
+                return UNKNOWN
             # maybe an object of this file whose method we cannot resolve: it may change
-            # the receiver in any way; stay quiet about what it held
+            # the receiver in any way; stay quiet about what it held, and about what
+            # that method sets on any object of a class that defines it
             key = self.key_of(func.value)
             if key is not None and key in self.state.env:
                 self.state.env[key] = Binding(UNKNOWN, self.state.env[key].stmt)
+            self._forget_set_by(attr)
             return UNKNOWN
         if recv.kind in ("container", "tuple"):
             if attr in ("pop", "popleft", "get", "values", "items", "copy", "keys", "index"):
@@ -331,6 +352,25 @@ class TorchSemantics:
         saves = "output" if attr in T.OUTPUT_SAVING else attr not in T.NON_SAVING_METHODS
         return self.op(call, attr, [recv] + vals, saves)
 
+    def _module_members(self, ref: tuple) -> set:
+        """What ``net.modules()`` (``net`` and its submodules, transitively) or
+        ``net.children()`` (its direct submodules) yields, for ``("modules"|"children",
+        net_ref)``."""
+        kind, root = ref
+        if kind == "children":
+            return set(self.submodules.get(root, ()))
+        return self._descendants([root])
+
+    def _forget_set_by(self, attr: str) -> None:
+        """An unresolved call of method ``attr`` may have run on any object of this file
+        whose class defines it: the attributes that method assigns on ``self`` become
+        unknown on every such object."""
+        for key in [k for k in self.state.env if k[0] == "@"]:
+            info = self._class_of(Val("object", ref=key[1]))
+            m = self._method(info, attr) if info is not None else None
+            if m is not None and key[2] in self_assigned(m):
+                self.state.env[key] = Binding(UNKNOWN, self.state.env[key].stmt)
+
     def _decorated_no_grad(self, func) -> bool:
         for d in getattr(func, "decorators", ()):
             expr = d.decorator
@@ -338,3 +378,35 @@ class TorchSemantics:
             if self._grad_context(call) == "off":
                 return True
         return False
+
+
+def self_assigned(func) -> frozenset:
+    """The attributes a method assigns on its first parameter (``self.x = ...``,
+    ``self.x += ...``, ``self.x: T = ...``), anywhere in its body."""
+    params = list(func.params.posonly_params) + list(func.params.params)
+    if not params or isinstance(func, cst.Lambda):
+        return frozenset()
+    me = params[0].name.value
+    out = set()
+
+    def targets(node):
+        if isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) and \
+                node.value.value == me:
+            out.add(node.attr.value)
+        elif isinstance(node, (cst.Tuple, cst.List)):
+            for e in node.elements:
+                targets(e.value)
+
+    class Visitor(cst.CSTVisitor):
+        def visit_Assign(self, node):
+            for t in node.targets:
+                targets(t.target)
+
+        def visit_AugAssign(self, node):
+            targets(node.target)
+
+        def visit_AnnAssign(self, node):
+            targets(node.target)
+
+    func.body.visit(Visitor())
+    return frozenset(out)

@@ -78,7 +78,7 @@ for _ in range(3):
 
 def build(h: Hazard, interp: Interpreter, src: Source) -> Finding:
     """The GG102 finding for a hazard of kind "carried"."""
-    carried = carried_variables(h, src)
+    carried = carried_variables(h, src, interp)
     seg = C.graph_seg(h, interp)
     name = ", ".join(n for n, _ in carried) if carried else C.graph_site(seg, src, h)[0]
     args = {"tensor": C.tensor_name(h, src), "carried": name,
@@ -97,7 +97,7 @@ def build(h: Hazard, interp: Interpreter, src: Source) -> Finding:
                    tuple(f for f in fixes if f is not None))
 
 
-def carried_variables(h: Hazard, src: Source):
+def carried_variables(h: Hazard, src: Source, interp: Interpreter | None = None):
     """The carried variables: names of the loop's frame whose value holds the freed graph
     and that the loop body reads before it assigns them (so the value crosses from one
     iteration to the next); a list of ``(name, value)``."""
@@ -112,7 +112,88 @@ def carried_variables(h: Hazard, src: Source):
     attrs = [(f"{holders[key[1]]}.{key[2]}", b.val) for key, b in env
              if key[0] == "@" and key[1] in holders and b.val.segs & hit and
              key[2].isidentifier()]
-    return names + attrs
+    # state kept by a submodule (``model.encoder.cell.h``, ``net[2].mem`` of an
+    # nn.Sequential): reached through module attributes, only when it is a tensor
+    paths = dict(holders)
+    todo = list(holders)
+    while todo:
+        ref = todo.pop()
+        for key, b in env:
+            if key[0] == "@" and key[1] == ref and b.val.kind in ("object", "module") and \
+                    isinstance(b.val.ref, tuple) and b.val.ref not in paths:
+                sub = _path(paths[ref], key[2])
+                if sub is not None:
+                    paths[b.val.ref] = sub
+                    todo.append(b.val.ref)
+    deep = sorted((_path(paths[key[1]], key[2]), b.val) for key, b in env
+                  if key[0] == "@" and key[1] in paths and key[1] not in holders and
+                  b.val.segs & hit and key[2].isidentifier() and _tensor_state(b.val))
+    if interp is not None:
+        # state its class sets to None (initially, or in a reset method) is detached
+        # only when it is a tensor
+        refs = {p: r for r, p in paths.items()}
+        deep = [(MaybeNone(p) if _set_to_none(interp, refs[p.rsplit(".", 1)[0]],
+                                               p.rsplit(".", 1)[1]) else p, v)
+                for p, v in deep]
+    return names + attrs + deep
+
+
+class MaybeNone(str):
+    """The path of an attribute that may hold None instead of a tensor."""
+
+
+def _set_to_none(interp: Interpreter, ref, attr: str) -> bool:
+    """Whether a method of the class of object ``ref`` assigns ``self.<attr> = None``."""
+    if not (isinstance(ref, tuple) and len(ref) == 3 and ref[0] == "obj") and \
+            not (isinstance(ref, tuple) and len(ref) == 2 and ref[0] == "self"):
+        return True
+    todo, seen = [ref[-1]], set()
+    while todo:
+        info = interp.classes.get(todo.pop())
+        if info is None or info.node.name.value in seen:
+            continue
+        seen.add(info.node.name.value)
+        todo.extend(info.bases)
+        for m in info.methods.values():
+            for node in _none_assigns(m):
+                if node == attr:
+                    return True
+    return False
+
+
+def _none_assigns(func):
+    """Attributes of ``self`` a method assigns the literal None."""
+    params = list(func.params.posonly_params) + list(func.params.params)
+    if not params:
+        return
+    me = params[0].name.value
+    for node in _walk(func.body):
+        if isinstance(node, cst.Assign) and isinstance(node.value, cst.Name) and \
+                node.value.value == "None":
+            for t in node.targets:
+                if isinstance(t.target, cst.Attribute) and \
+                        isinstance(t.target.value, cst.Name) and t.target.value.value == me:
+                    yield t.target.attr.value
+
+
+def _walk(node):
+    yield node
+    for c in node.children:
+        yield from _walk(c)
+
+
+def _path(parent: str, attr: str) -> str | None:
+    """``parent.attr``, or ``parent[i]`` for the i-th child of an nn.Sequential."""
+    if attr.isidentifier():
+        return f"{parent}.{attr}"
+    return f"{parent}[{attr}]" if attr.isdigit() else None
+
+
+def _tensor_state(val) -> bool:
+    """A tensor, or a tuple of tensors: what ``.detach()`` element-wise can cut."""
+    if val.elts is not None:
+        return all(e.kind == "tensor" for e in val.elts)
+    return val.kind == "tensor"
 
 
 def _read_first(name: str, loop: cst.CSTNode, src: Source) -> bool:
@@ -138,8 +219,15 @@ def detach_lines(carried) -> list[str] | None:
     or None when one of them is a container or object ``.detach()`` cannot cut."""
     if any(val.kind in ("container", "object") for _, val in carried):
         return None
-    return [f"{name} = tuple(t.detach() for t in {name})" if val.elts is not None
-            else f"{name} = {name}.detach()" for name, val in carried]
+    out = []
+    for name, val in carried:
+        if isinstance(name, MaybeNone):
+            out += [f"if {name} is not None:", f"    {name} = {name}.detach()"]
+        elif val.elts is not None:
+            out.append(f"{name} = tuple(t.detach() for t in {name})")
+        else:
+            out.append(f"{name} = {name}.detach()")
+    return out
 
 
 def _detach_fix(h: Hazard, src: Source, carried) -> Fix | None:
