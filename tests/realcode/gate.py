@@ -14,7 +14,11 @@ By hand::
                                               # new findings get verdict "?"
     python tests/realcode/gate.py --only captum,skorch -j 2
 
-tests/realcode/test_realcode.py runs the same gate under pytest.
+tests/realcode/test_realcode.py runs the same gate under pytest (part of ``pytest -q``).
+Measured on a 2-core machine: 879,478 lines in 3,272 files checked in 77 s (``-j 2``,
+about 11,500 lines/s: most files hold no backward-like token and are skipped by the
+engine's prefilter); the first download of the 20 distributions (43 MB) about 60 s,
+then 0.1 s from the cache.
 
 A finding is keyed by (library, path inside the distribution, line, code). An internal
 error is either a ``gradguard: internal error in PATH: ...`` line on standard error or a
@@ -178,31 +182,24 @@ def _rel(path: str, root: Path) -> str:
         return path
 
 
-def run_library(dist: dict, root: Path, jobs: int) -> LibResult:
-    res = LibResult(dist["name"], dist["version"])
-    files = py_files(root)
-    res.files = len(files)
-    for f in files:
-        res.lines += f.read_bytes().count(b"\n")
-    cmd = [*_gradguard_cmd(), "check", "--format", "json", "--no-cache", "--locale", "en",
-           "-j", str(jobs), *[str(f) for f in files]]
-    start = time.perf_counter()
-    run = subprocess.run(cmd, capture_output=True, text=True, env=_env(), cwd=root)
-    res.seconds = time.perf_counter() - start
-    res.exit_status = run.returncode
+def parse_output(res: LibResult, dist: dict, root: Path, stdout: str, stderr: str,
+                 status: int) -> None:
+    """Fill ``res`` from what ``gradguard check --format json`` printed: findings from the
+    JSON records with a code; internal errors from ``gradguard: internal error in PATH:``
+    lines on standard error and from JSON records with a null code and ``"kind":
+    "internal-error"`` (or a message starting with ``internal error``), counted once when
+    both report the same one; other null-code records (syntax errors) apart."""
     try:
-        records = json.loads(run.stdout) if run.stdout.strip() else []
+        records = json.loads(stdout) if stdout.strip() else []
     except json.JSONDecodeError as e:
         raise GateError(f"gradguard check printed no JSON for {dist['name']} (exit "
-                        f"{run.returncode}): {e}\n{run.stdout[:2000]}\n{run.stderr[-3000:]}")
-    for line in run.stderr.splitlines():
+                        f"{status}): {e}\n{stdout[:2000]}\n{stderr[-3000:]}")
+    for line in stderr.splitlines():
         m = _INTERNAL.match(line)
         if m:
             res.internal_errors.append({"path": _rel(m["path"], root), "error": m["error"]})
-        elif line.startswith("gradguard:") and "Traceback" not in line:
-            # other complaints (unreadable file, configuration): count them as errors too
-            if "internal" in line:
-                res.internal_errors.append({"path": "", "error": line})
+        elif line.startswith("gradguard:") and "internal error" in line:
+            res.internal_errors.append({"path": "", "error": line})
     for r in records:
         path = _rel(r.get("filename", ""), root)
         message = r.get("message", "") or ""
@@ -224,6 +221,21 @@ def run_library(dist: dict, root: Path, jobs: int) -> LibResult:
             seen.add(key)
             unique.append(e)
     res.internal_errors = unique
+
+
+def run_library(dist: dict, root: Path, jobs: int) -> LibResult:
+    res = LibResult(dist["name"], dist["version"])
+    files = py_files(root)
+    res.files = len(files)
+    for f in files:
+        res.lines += f.read_bytes().count(b"\n")
+    cmd = [*_gradguard_cmd(), "check", "--format", "json", "--no-cache", "--locale", "en",
+           "-j", str(jobs), *[str(f) for f in files]]
+    start = time.perf_counter()
+    run = subprocess.run(cmd, capture_output=True, text=True, env=_env(), cwd=root)
+    res.seconds = time.perf_counter() - start
+    res.exit_status = run.returncode
+    parse_output(res, dist, root, run.stdout, run.stderr, run.returncode)
     if run.returncode not in (0, 1) and not res.internal_errors:
         raise GateError(f"gradguard check exited {run.returncode} for {dist['name']} with no "
                         f"internal error reported:\n{run.stderr[-3000:]}")
