@@ -83,6 +83,7 @@ class Interpreter(PythonSemantics, TorchSemantics, AutogradEffects):
         self.elem_copies: dict[tuple[int, int], int] = {}
         self.lazy_segs: set[int] = set()
         self.module_names: dict[int, frozenset] = {}
+        self.pass_index: dict[int, int] = {}
 
     def run_module(self) -> None:
         """Interpret the module body (top-level statements, inlining calls)."""

@@ -469,6 +469,20 @@ class PythonSemantics:
             copies.add(cid)
         return replace(item, segs=(item.segs - own) | copies)
 
+    def _iteration_of(self, index) -> int | None:
+        """For an index that is the target of a ``for`` loop being analysed (``i`` in
+        ``for i in range(n): losses[i]``), which pass of that loop this is."""
+        if not isinstance(index, cst.Name):
+            return None
+        key = self.lookup_key(index.value)
+        b = self.state.env.get(key) if key else None
+        if b is None or not isinstance(b.stmt, cst.For):
+            return None
+        for ctx, pass_id in reversed(self.loop_stack):
+            if ctx.node is b.stmt:
+                return self.pass_index.get(pass_id)
+        return None
+
     def _loop_key(self, node) -> int:
         return self.loop_keys.setdefault(id(node), len(self.loop_keys) + 1)
 
@@ -490,12 +504,13 @@ class PythonSemantics:
         self._loop_exits = list(saved_exits)
         # loops nested deeper than MAX_LOOP_NESTING run once: passes multiply with depth
         passes = LOOP_PASSES if len(self.loop_stack) < MAX_LOOP_NESTING else 1
-        for _ in range(passes):
+        for k in range(passes):
             self.state = head.copy()
             exits = {"break": [], "continue": []}
             self._loop_exits.append(exits)
             pass_id = next(self._ids)
             self.pass_loop[pass_id] = ctx.key
+            self.pass_index[pass_id] = k
             self.loop_stack.append((ctx, pass_id))
             self.entry_keys[pass_id] = frozenset(self.state.env)
             try:
@@ -692,6 +707,11 @@ class PythonSemantics:
             if -len(base.elts) <= i < len(base.elts):
                 return base.elts[i]
         if base.kind in ("container", "tuple", "unknown", "object"):
+            k = self._iteration_of(node.slice[0].slice.value) \
+                if base.each and len(node.slice) == 1 and \
+                isinstance(node.slice[0].slice, cst.Index) else None
+            if k is not None:  # losses[i] in the i-th iteration: that element's graph
+                return self._nth_element(self._element(base), base.each, k)
             return self._element(base)
         children = self.sequential_children(base) if base.kind == "module" else None
         if children is not None and len(node.slice) == 1 and \

@@ -291,7 +291,13 @@ class TorchSemantics:
                 self._accumulate(call, func.value, pos[0][0], pos[0][1])
             if key is not None:
                 old = self.state.env.get(key)
-                self.state.env[key] = Binding(Val("container", new.segs, new.leaf),
+                # what this iteration of the loop built and adds is that element's own
+                # graph (a list of per-iteration losses holds a graph per element)
+                cur = self.stamp()
+                each = recv.each | frozenset(
+                    s for v in vals for s in v.segs
+                    if self.segs[s].stamp[:len(cur)] == cur) if cur else recv.each
+                self.state.env[key] = Binding(Val("container", new.segs, new.leaf, each=each),
                                               old.stmt if old else self.frame.stmt)
             return NONE
         if recv.kind in ("container", "tuple") and not recv.grad:
