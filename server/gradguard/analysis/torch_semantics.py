@@ -12,6 +12,13 @@ from gradguard.analysis.frames import ClassInfo, FuncRef, LoopCtx, Trained, call
 from gradguard.analysis.values import EMPTY, NONE, SCALAR, UNKNOWN, Binding, Val, join_all
 
 
+def _walk(node: cst.CSTNode):
+    """Every node under ``node`` (itself included)."""
+    yield node
+    for child in node.children:
+        yield from _walk(child)
+
+
 class TorchSemantics:
     """Part of :class:`gradguard.analysis.interp.Interpreter` (a mixin over its state)."""
 
@@ -219,7 +226,12 @@ class TorchSemantics:
         parents = frozenset().union(*(v.segs for v in vals))
         inputs = tuple((node, v.segs) for v, node in pos
                        if isinstance(node, (cst.Name, cst.Attribute, cst.Subscript)) and v.segs)
-        saved = self.saved_of(saved_vals)
+        back = self._method(info, "backward")
+        # the version check runs when backward unpacks ctx.saved_tensors
+        unpacks = back is not None and any(
+            isinstance(n, cst.Attribute) and n.attr.value in ("saved_tensors", "saved_variables")
+            for n in _walk(back))
+        saved = self.saved_of(saved_vals) if unpacks else ()
         segs = self.new_seg(call, dotted(call.func) or "Function", parents, bool(saved),
                             inputs, saved)
 
