@@ -190,3 +190,24 @@ def test_tensor_index_copies_and_matmul_saves_only_what_a_gradient_needs():
     assert analyze(VIEW.format(index="torch.tensor([0])", left="lin(torch.randn(2, 4))")
                    ).findings == ()
     assert analyze(VIEW.format(index=":1", left="torch.randn(2, 4)")).findings == ()
+
+
+CLIP = """import torch
+import torch.nn as nn
+critic = nn.Sequential(nn.Linear(4, 8), nn.LeakyReLU(0.2), nn.Linear(8, 1))
+loss = critic(torch.randn(2, 4)).mean()
+with torch.no_grad():
+    for p in critic.parameters():
+        p.clamp_(-0.01, 0.01)
+{backward}
+"""
+
+
+def test_parameters_of_a_sequential_are_its_childrens():
+    f = _only(CLIP.format(backward="loss.backward()"), "GG201")
+    assert (f.span.start.line, f.message.render()) == (
+        8, "`loss` backpropagates through `critic` as it was on line 4, but its parameters "
+           "were updated in place on line 7")
+    # the loss recomputed after the clipping is fine
+    assert analyze(CLIP.format(backward="critic(torch.randn(2, 4)).mean().backward()")
+                   ).findings == ()

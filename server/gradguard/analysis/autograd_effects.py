@@ -69,6 +69,13 @@ class AutogradEffects:
         self.state.versions[st] = self.state.versions.get(st, 0) + 1
         self.bump_sites[st] = (node, tuple((f.id, f.stmt) for f in self.frames))
         self.bump_tops[st] = self.top()
+        if st[0] == "param":
+            # a module's parameters include its submodules' (``seq.parameters()``)
+            for r in self._descendants({st[1]}) - {st[1]}:
+                sub = ("param", r)
+                self.state.versions[sub] = self.state.versions.get(sub, 0) + 1
+                self.bump_sites[sub] = self.bump_sites[st]
+                self.bump_tops[sub] = self.bump_tops[st]
         if st[0] != "param" and self.frame.module_method:
             # inside an nn.Module method: the graph it builds is meant to be backwarded,
             # so changing a tensor a live node saved is a hazard already

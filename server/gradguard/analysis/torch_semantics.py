@@ -372,6 +372,14 @@ class TorchSemantics:
             if attr in ("to", "cuda", "cpu", "train", "eval", "float", "double",
                         "requires_grad_", "half"):
                 return recv
+            if attr in ("modules", "children", "named_modules", "named_children", "apply") \
+                    and isinstance(recv.ref, tuple):
+                # the submodules escape to code the analyzer does not follow (a reset
+                # loop, an init function): forget the graphs their attributes hold
+                for r in self._descendants({recv.ref}) - {recv.ref}:
+                    for k in [k for k in self.state.env if k[0] == "@" and k[1] == r]:
+                        b = self.state.env[k]
+                        self.state.env[k] = Binding(self._strip(b.val), b.stmt)
             if attr in ("parameters", "named_parameters") and isinstance(recv.ref, tuple):
                 return Val("container", leaf=not self.no_grad, store=("param", recv.ref))
             if attr == "register_buffer" and len(pos) >= 2 and \
