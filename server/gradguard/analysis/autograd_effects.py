@@ -43,10 +43,11 @@ class AutogradEffects:
                     out.append((t.store, versions.get(t.store, 0)))
         return tuple(out)
 
-    def op(self, node, label: str, vals, saves=True, inputs: tuple = ()) -> Val:
+    def op(self, node, label: str, vals, saves=True, inputs: tuple = (), keep=None) -> Val:
         """The result of a differentiable operation on ``vals``: a new segment when any
         input requires grad (and grad mode is on), else a plain tensor. ``saves``: True
-        (the node saves its inputs), "output" (its result) or False (nothing)."""
+        (the node saves its inputs, or only those in ``keep`` when given), "output" (its
+        result) or False (nothing)."""
         vals = list(vals)
         store = self.fresh_store()
         if self.no_grad or not any(v.grad for v in vals):
@@ -55,7 +56,7 @@ class AutogradEffects:
         if saves == "output":
             saved = ((store, 0),)
         else:
-            saved = self.saved_of(vals) if saves else ()
+            saved = self.saved_of(vals if keep is None else keep) if saves else ()
         return Val("tensor", self.new_seg(node, label, parents, bool(saves), inputs, saved),
                    store=store)
 
@@ -68,6 +69,13 @@ class AutogradEffects:
         self.state.versions[st] = self.state.versions.get(st, 0) + 1
         self.bump_sites[st] = (node, tuple((f.id, f.stmt) for f in self.frames))
         self.bump_tops[st] = self.top()
+        if st[0] == "param":
+            # a module's parameters include its submodules' (``seq.parameters()``)
+            for r in self._descendants({st[1]}) - {st[1]}:
+                sub = ("param", r)
+                self.state.versions[sub] = self.state.versions.get(sub, 0) + 1
+                self.bump_sites[sub] = self.bump_sites[st]
+                self.bump_tops[sub] = self.bump_tops[st]
         if st[0] != "param" and self.frame.module_method:
             # inside an nn.Module method: the graph it builds is meant to be backwarded,
             # so changing a tensor a live node saved is a hazard already
@@ -77,8 +85,11 @@ class AutogradEffects:
                 if seg.frame in live and sid not in self.state.freed and any(
                         s == st and ver < self.state.versions[st] for s, ver in seg.saved):
                     key = (id(node), "inplace", st)
-                    if key not in self._seen_hazards:
+                    # one finding per saved tensor: the first change is what raises
+                    first = ("inplace-saved", sid, st)
+                    if key not in self._seen_hazards and first not in self._seen_hazards:
                         self._seen_hazards.add(key)
+                        self._seen_hazards.add(first)
                         self.mark()
                         self.inplace.append(InplaceHazard(
                             "tensor", node, node, None, seg, st, self.bump_sites[st],

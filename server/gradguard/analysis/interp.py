@@ -54,6 +54,7 @@ class Interpreter(PythonSemantics, TorchSemantics, AutogradEffects):
         self.saved_by: dict = {}
         self.inplace: list = []
         self.submodules: dict = {}
+        self.ctx_saved: dict = {}
         self._ids = itertools.count(1)
         self.classes: dict[str, ClassInfo] = {}
         self.frames: list[Frame] = []
@@ -131,6 +132,9 @@ class Interpreter(PythonSemantics, TorchSemantics, AutogradEffects):
         """The value without its graph: what a later root may assume about it."""
         if v.kind in ("tensor", "unknown", "tuple", "container", "dist"):
             return Val(v.kind, ref=v.ref)
+        if v.kind == "module" and v.elts:
+            # a Sequential / ModuleList keeps its children
+            return Val(v.kind, EMPTY, v.leaf, v.ref, tuple(Interpreter._strip(e) for e in v.elts))
         return Val(v.kind, EMPTY, v.leaf, v.ref)
 
     @property

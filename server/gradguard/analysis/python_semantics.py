@@ -189,7 +189,9 @@ class PythonSemantics:
             op = type(small.operator).__name__
             saves = not op.startswith(("Add", "Subtract"))
             if cur.kind in ("container", "tuple") and op.startswith("Add"):
-                res = Val("container", cur.segs | rhs.segs, cur.leaf or rhs.leaf)
+                res = Val("container", cur.segs | rhs.segs, cur.leaf or rhs.leaf,
+                          elts=cur.elts + rhs.elts if cur.elts is not None and
+                          rhs.elts is not None else None)
             elif cur.kind == "tensor" and cur.store is not None:
                 res = self.in_place(small, cur, [rhs])
             else:
@@ -593,7 +595,12 @@ class PythonSemantics:
             saves = op not in ("Add", "Subtract")
             if left.kind in ("container", "tuple") and op == "Add":
                 return Val("container", left.segs | right.segs, left.leaf or right.leaf)
-            return self.op(node, "", [left, right], saves)
+            keep = None
+            if op in ("Multiply", "MatrixMultiply"):
+                # mul / mm save one operand for the other's gradient (derivatives.yaml:
+                # self: grad * other, other: grad * self), only when that one needs it
+                keep = [v for v, other in ((left, right), (right, left)) if other.grad]
+            return self.op(node, "", [left, right], saves, keep=keep)
         if isinstance(node, cst.UnaryOperation):
             v = self.eval(node.expression)
             if isinstance(node.operator, cst.Not):
@@ -615,7 +622,9 @@ class PythonSemantics:
                 return right
             return join(left, right)
         if isinstance(node, cst.IfExp):
-            self.eval(node.test)
+            known = self.truth(self.eval(node.test))
+            if known is not None:
+                return self.eval(node.body if known else node.orelse)
             return join(self.eval(node.body), self.eval(node.orelse))
         if isinstance(node, (cst.Tuple, cst.List, cst.Set)):
             vals = [self.eval(e.value) for e in node.elements]
@@ -685,7 +694,8 @@ class PythonSemantics:
             return Val("tensor") if attr in ("data", "grad") else SCALAR
         if base.grad:
             if attr in ("T", "mT", "H", "real", "imag"):
-                return self.op(node, attr, [base], saves=False)
+                res = self.op(node, attr, [base], saves=False)
+                return Val(res.kind, res.segs, res.leaf, store=base.store or res.store)
             if base.kind == "dist":
                 return self.op(node, attr, [base])
         return UNKNOWN if not base.segs else Val("unknown", base.segs, base.leaf)
@@ -721,8 +731,29 @@ class PythonSemantics:
             if -len(children) <= i < len(children):
                 return children[i]    # net[2]: the third child of an nn.Sequential
         if base.kind == "tensor" and base.grad:
-            return self.op(node, "", [base], saves=False)
+            res = self.op(node, "", [base], saves=False)
+            if base.store is not None and self._basic_index(node):
+                # slicing and integer indexing give a view of the same storage
+                res = Val(res.kind, res.segs, res.leaf, store=base.store)
+            return res
         return self._element(base)
+
+    @staticmethod
+    def _basic_index(node: cst.Subscript) -> bool:
+        """Whether the index is made of slices, integer literals, ``None`` and ``...``
+        only (basic indexing: the result is a view; a tensor index copies)."""
+        for el in node.slice:
+            s = el.slice
+            if isinstance(s, cst.Slice):
+                continue
+            v = s.value
+            if isinstance(v, cst.UnaryOperation) and isinstance(v.operator, cst.Minus):
+                v = v.expression
+            if isinstance(v, cst.Integer) or (isinstance(v, cst.Name) and v.value == "None") \
+                    or isinstance(v, cst.Ellipsis):
+                continue
+            return False
+        return True
 
     def eval_comprehension(self, node) -> Val:
         entry_keys = set(self.state.env)

@@ -8,8 +8,16 @@ import libcst as cst
 
 from gradguard.analysis import torchapi as T
 from gradguard.analysis.events import DiscardedDetach
-from gradguard.analysis.frames import FuncRef, LoopCtx, Trained, calls_in, dotted, literal_truth
-from gradguard.analysis.values import EMPTY, Alts, NONE, SCALAR, UNKNOWN, Binding, Val, join_all
+from gradguard.analysis.frames import (ClassInfo, FuncRef, LoopCtx, Trained, calls_in, dotted,
+                                       literal_truth)
+from gradguard.analysis.values import EMPTY, NONE, SCALAR, UNKNOWN, Alts, Binding, Val, join_all
+
+
+def _walk(node: cst.CSTNode):
+    """Every node under ``node`` (itself included)."""
+    yield node
+    for child in node.children:
+        yield from _walk(child)
 
 
 class TorchSemantics:
@@ -81,12 +89,31 @@ class TorchSemantics:
         self._note_stale(pos)
         ref = callee.ref if isinstance(callee.ref, tuple) else None
         name = ref[1] if ref is not None and ref[0] == "nn" else None
+        if name == "Sequential" and callee.elts is not None and len(pos) == 1:
+            # a Sequential runs its children in order, each on the previous one's result
+            v, node = pos[0]
+            for child in callee.elts:
+                v = self.apply(call, child, [(v, node)], {}, call.func)
+                node = call
+            return v
+        label = dotted(call.func) or "model"
         if name is not None and ref[3] and pos:
             # an in-place activation: same storage, one version newer
             v = pos[0][0]
             if v.store is not None:
                 self.inplace_modules[id(call)] = self.inplace_ctors.get(ref)
-                return self.in_place(call, v, [])
+                res = self.in_place(call, v, [])
+                if name in T.INPLACE_SAVES_OUTPUT and res.segs and not self.no_grad:
+                    # relu_ and friends backward from their result: the changed tensor
+                    saved = ((v.store, self.state.versions.get(v.store, 0)),)
+                    res = Val("tensor", self.new_seg(call, label, res.segs, True, (), saved),
+                              res.leaf, store=v.store)
+                return res
+        saves = T.MODULE_SAVES.get(name) if name is not None else "input"
+        if saves == "alias" and len(pos) == 1:
+            # Identity returns its input, Flatten a view of it: no node that saves
+            v = pos[0][0]
+            return v if v.kind == "tensor" else Val("tensor", v.segs, v.leaf, store=v.store)
         if self.no_grad:
             return Val("tensor", store=self.fresh_store())
         inputs = tuple((node, v.segs) for v, node in pos
@@ -94,11 +121,23 @@ class TorchSemantics:
         parents = frozenset().union(*(v.segs for v, _ in pos)) if pos else EMPTY
         if name is not None and name.endswith("Loss") and not any(v.grad for v, _ in pos):
             return Val("tensor", store=self.fresh_store())
-        saved = self.saved_of([v for v, _ in pos])
-        if ref is not None:
-            saved += ((("param", ref), self.state.versions.get(("param", ref), 0)),)
-        segs = self.new_seg(call, dotted(call.func) or "model", parents, True, inputs, saved)
-        out = Val("tensor", segs, store=self.fresh_store())
+        store = self.fresh_store()
+        if saves == "output":
+            if not any(v.grad for v, _ in pos):
+                return Val("tensor", store=store)
+            saved = ((store, 0),)
+        elif saves in ("mask", "none"):
+            if not any(v.grad for v, _ in pos):
+                return Val("tensor", store=store)
+            saved = ()
+        else:
+            # "input" saves the inputs; a torch.nn module the tables do not describe is
+            # only known to hold its parameters
+            saved = self.saved_of([v for v, _ in pos]) if saves == "input" else ()
+            if ref is not None:
+                saved += ((("param", ref), self.state.versions.get(("param", ref), 0)),)
+        segs = self.new_seg(call, label, parents, saves != "none", inputs, saved)
+        out = Val("tensor", segs, store=store)
         rec = T.RECURRENT_MODULES.get(name) if name else None
         if rec == "tensor":
             return Val("tuple", segs, elts=(out, out))
@@ -138,14 +177,17 @@ class TorchSemantics:
             ref = ("nn", name, id(call), flag, self.frame.call and id(self.frame.call))
             if flag:
                 self.inplace_ctors[ref] = call
+            children = self._module_children(call, name, pos)
+            if children:
+                self.submodules.setdefault(ref, set()).update(
+                    c.ref for c in children if isinstance(c.ref, tuple))
             if name == "Sequential" and not kw and pos and \
                     all(v.kind == "module" and isinstance(v.ref, tuple) for v, _ in pos):
-                # nn.Sequential(a, b, c): its children are submodules "0", "1", ... and its
-                # forward calls them in order (torch/nn/modules/container.py)
+                # nn.Sequential(a, b, c): its children are also its attributes "0", "1",
+                # ... (torch/nn/modules/container.py), the paths a fix names
                 for i, (v, _) in enumerate(pos):
                     self.state.env[("@", ref, str(i))] = Binding(v, self.frame.stmt)
-                    self.submodules.setdefault(ref, set()).add(v.ref)
-            return Val("module", ref=ref)
+            return Val("module", ref=ref, elts=children)
         if len(parts) >= 2 and parts[1] == "optim":
             if "lr_scheduler" in parts:
                 return UNKNOWN
@@ -170,6 +212,70 @@ class TorchSemantics:
             return self.in_place(call, pos[0][0], vals[1:])
         saves = "output" if name in T.OUTPUT_SAVING else name not in T.NON_SAVING_FUNCTIONS
         return self.op(call, name, vals, saves)
+
+    def _function_apply(self, call, info: ClassInfo, fwd, pos, kw) -> Val:
+        """``Fn.apply(*args)`` of a ``torch.autograd.Function`` subclass of this file: runs
+        ``forward(ctx, *args)`` with grad mode off, then adds one node whose saved tensors
+        are what ``ctx.save_for_backward`` got, at their versions when forward returned
+        (torch/csrc/autograd/custom_function.cpp saves them after forward)."""
+        ctx = Val("object", ref=("ctx", id(call)))
+        self.ctx_saved[ctx.ref] = []
+        self.no_grad += 1
+        try:
+            out = self.call_ref(call, FuncRef(fwd, "G", info, static=True),
+                                [(ctx, call)] + list(pos), kw, None)
+        finally:
+            self.no_grad -= 1
+        saved_vals = self.ctx_saved.pop(ctx.ref, [])
+        vals = [v for v, _ in pos] + [v for v, _ in kw.values()]
+        if self.no_grad or not any(v.grad for v in vals):
+            return out
+        parents = frozenset().union(*(v.segs for v in vals))
+        inputs = tuple((node, v.segs) for v, node in pos
+                       if isinstance(node, (cst.Name, cst.Attribute, cst.Subscript)) and v.segs)
+        back = self._method(info, "backward")
+        # the version check runs when backward unpacks ctx.saved_tensors
+        unpacks = back is not None and any(
+            isinstance(n, cst.Attribute) and n.attr.value in ("saved_tensors", "saved_variables")
+            for n in _walk(back))
+        saved = self.saved_of(saved_vals) if unpacks else ()
+        segs = self.new_seg(call, dotted(call.func) or "Function", parents, bool(saved),
+                            inputs, saved)
+
+        def result(v: Val) -> Val:
+            return Val("tensor", segs, store=v.store if v.store is not None
+                       else self.fresh_store())
+
+        if out.kind == "tuple" and out.elts is not None:
+            return Val("tuple", segs, elts=tuple(result(e) for e in out.elts))
+        return result(out)
+
+    def _module_children(self, call: cst.Call, name: str, pos) -> tuple | None:
+        """The submodules of ``nn.Sequential(a, b, *rest)`` / ``nn.ModuleList([a, b])``
+        in order, when every one is known to be a module; else None."""
+        if name not in T.MODULE_CONTAINERS or not pos:
+            return None
+        if name == "ModuleList":
+            if len(call.args) != 1 or call.args[0].star or call.args[0].keyword:
+                return None
+            children = pos[0][0].elts
+        else:
+            children = []
+            for arg, (v, _) in zip(call.args, pos):
+                if arg.keyword is not None:
+                    return None
+                if arg.star == "*":
+                    if isinstance(arg.value, (cst.Name, cst.Attribute)):
+                        v = self.eval(arg.value)
+                    if v.elts is None:
+                        return None
+                    children.extend(v.elts)
+                else:
+                    children.append(v)
+        if not children or any(c.kind != "module" or not isinstance(c.ref, tuple)
+                               for c in children):
+            return None
+        return tuple(children)
 
     def _trained_modules(self, call: cst.Call):
         """What an optimizer trains: ``(names, refs)`` of the modules whose
@@ -211,6 +317,18 @@ class TorchSemantics:
                              if isinstance(recv.ref, Alts) else None)
                 return self.apply(call, callee, pos, kw, func)
             return self.call_path(call, f"{recv.ref}.{attr}", pos, kw)
+        if recv.kind == "class" and attr == "apply" and isinstance(recv.ref, ClassInfo) and \
+                "Function" in recv.ref.bases:
+            fwd = self._method(recv.ref, "forward")
+            if fwd is not None:
+                pos, kw = self._args(call)
+                return self._function_apply(call, recv.ref, fwd, pos, kw)
+        if recv.kind == "object" and isinstance(recv.ref, tuple) and recv.ref[0] == "ctx" and \
+                attr in ("save_for_backward", "mark_dirty", "mark_non_differentiable"):
+            pos, _ = self._args(call)
+            if attr == "save_for_backward":
+                self.ctx_saved.setdefault(recv.ref, []).extend(v for v, _ in pos)
+            return NONE
         info = self._class_of(recv) if recv.kind in ("object", "module") else None
         if info is not None:
             m = self._method(info, attr)
@@ -265,6 +383,14 @@ class TorchSemantics:
             if attr in ("to", "cuda", "cpu", "train", "eval", "float", "double",
                         "requires_grad_", "half"):
                 return recv
+            if attr in ("modules", "children", "named_modules", "named_children", "apply") \
+                    and isinstance(recv.ref, tuple):
+                # the submodules escape to code the analyzer does not follow (a reset
+                # loop, an init function): forget the graphs their attributes hold
+                for r in self._descendants({recv.ref}) - {recv.ref}:
+                    for k in [k for k in self.state.env if k[0] == "@" and k[1] == r]:
+                        b = self.state.env[k]
+                        self.state.env[k] = Binding(self._strip(b.val), b.stmt)
             if attr in ("parameters", "named_parameters") and isinstance(recv.ref, tuple):
                 return Val("container", leaf=not self.no_grad, store=("param", recv.ref))
             if attr == "register_buffer" and len(pos) >= 2 and \
@@ -356,7 +482,10 @@ class TorchSemantics:
         if recv.kind == "unknown" and not recv.grad:
             return self._propagate(vals)
         saves = "output" if attr in T.OUTPUT_SAVING else attr not in T.NON_SAVING_METHODS
-        return self.op(call, attr, [recv] + vals, saves)
+        res = self.op(call, attr, [recv] + vals, saves)
+        if attr in T.VIEW_METHODS and recv.store is not None:
+            res = Val(res.kind, res.segs, res.leaf, store=recv.store)
+        return res
 
     def _module_members(self, ref: tuple) -> set:
         """What ``net.modules()`` (``net`` and its submodules, transitively) or

@@ -52,6 +52,15 @@ NON_SAVING_FUNCTIONS = frozenset({"cat", "stack", "add", "sub", "neg", "flatten"
                                   "squeeze", "unsqueeze", "transpose", "chunk", "split",
                                   "hstack", "vstack", "sum", "mean"})
 
+# Tensor methods and attributes that return a view: the result shares the storage (and
+# the version counter) of the tensor they are called on (torch.Tensor views,
+# https://pytorch.org/docs/stable/tensor_view.html). ``reshape``, ``flatten`` and
+# ``contiguous`` copy or not depending on strides, so they are not listed.
+VIEW_METHODS = frozenset({"view", "view_as", "unsqueeze", "squeeze", "transpose", "permute",
+                          "t", "expand", "expand_as", "narrow", "movedim", "moveaxis",
+                          "select", "diagonal", "unfold", "swapaxes", "swapdims", "T", "mT",
+                          "H", "real", "imag"})
+
 # Operations whose backward uses their *output* (so an in-place change of the output
 # breaks them): ExpBackward, SigmoidBackward, TanhBackward, SoftmaxBackward, ReluBackward
 # ... save ``result`` in derivatives.yaml.
@@ -112,3 +121,41 @@ LIST_ADDS = frozenset({"append", "extend", "insert", "appendleft"})
 # Cheap text test: a block without any of these tokens cannot free a graph (nor
 # discard a detach(), nor run an evaluation loop).
 TRIGGER_TOKENS = ("backward", "autograd", ".grad(", ".step(", ".detach()", ".eval()")
+
+# What each torch.nn module's backward needs (derivatives.yaml for the op its forward
+# runs; checked under torch 2.13 by changing the input, or the output, in place before
+# backward): "output" the result (ReluBackward, SigmoidBackward, SoftmaxBackward save
+# ``result``), "input" the input and the module's parameters (addmm, convolution,
+# native_batch_norm, max_pool save ``self``/``input``), "mask" no tensor the program
+# holds (native_dropout saves its mask), "none" nothing (padding, pixel shuffle,
+# nearest upsampling), "alias" nothing, the result is the input itself or a view of it
+# (Identity, Flatten). A module missing here saves only its parameters, as far as the
+# analyzer knows.
+MODULE_SAVES = {
+    **dict.fromkeys(("ReLU", "Sigmoid", "Tanh", "Softmax", "LogSoftmax", "Softmin",
+                     "Softmax2d"), "output"),
+    **dict.fromkeys((
+        "Linear", "Bilinear", "LazyLinear", "Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d",
+        "ConvTranspose2d", "ConvTranspose3d", "LazyConv1d", "LazyConv2d", "LazyConv3d",
+        "BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "SyncBatchNorm", "LayerNorm",
+        "GroupNorm", "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d", "RMSNorm",
+        "GELU", "SiLU", "Mish", "Softplus", "Hardswish", "Hardsigmoid", "Hardtanh", "ReLU6",
+        "LeakyReLU", "ELU", "SELU", "CELU", "PReLU", "Threshold", "Softsign", "LogSigmoid",
+        "Hardshrink", "Softshrink", "MaxPool1d", "MaxPool2d", "MaxPool3d", "AvgPool1d",
+        "AvgPool2d", "AvgPool3d", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d",
+        "AdaptiveMaxPool3d", "Embedding", "EmbeddingBag", "RNN", "GRU", "LSTM", "RNNCell",
+        "GRUCell", "LSTMCell"), "input"),
+    **dict.fromkeys(("Dropout", "Dropout1d", "Dropout2d", "Dropout3d", "AlphaDropout",
+                     "FeatureAlphaDropout"), "mask"),
+    **dict.fromkeys(("ZeroPad1d", "ZeroPad2d", "ZeroPad3d", "ConstantPad1d", "ConstantPad2d",
+                     "ConstantPad3d", "PixelShuffle", "PixelUnshuffle"), "none"),
+    **dict.fromkeys(("Identity", "Flatten", "Unflatten"), "alias"),
+}
+
+# Activations that, built with inplace=True, save their (in-place) result: relu_,
+# leaky_relu_, elu_ (also SELU, CELU) backward from ``result``; hardtanh_ (ReLU6),
+# silu_, hardswish_ and dropout do not (checked under torch 2.13).
+INPLACE_SAVES_OUTPUT = frozenset({"ReLU", "LeakyReLU", "ELU", "SELU", "CELU"})
+
+# Containers of modules: calling a Sequential runs its children in order.
+MODULE_CONTAINERS = frozenset({"Sequential", "ModuleList"})

@@ -1,0 +1,213 @@
+"""Modules as composed objects: what torch.nn modules, Sequential children, custom
+autograd.Functions and views save, and the in-place changes that break their backward.
+Each buggy program here raises under torch 2.13; each look-alike runs."""
+
+from gradguard.analysis import analyze
+from gradguard.fixes import apply_edits
+
+
+def _only(src, code):
+    findings = [f for f in analyze(src).findings if f.code == code]
+    assert len(findings) == 1, analyze(src).findings
+    return findings[0]
+
+
+RELU_THEN_ADD = """import torch
+import torch.nn as nn
+
+
+class Block(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.lin = nn.Linear(4, 4)
+        self.{norm} = nn.{module}()
+
+    def forward(self, x):
+        out = self.{norm}(self.lin(x))
+        out += x
+        return out
+
+
+net = Block()
+net(torch.randn(2, 4)).sum().backward()
+"""
+
+
+def test_activation_module_saves_its_output():
+    src = RELU_THEN_ADD.format(norm="act", module="ReLU")
+    f = _only(src, "GG202")
+    assert (f.span.start.line, f.span.start.column) == (13, 8)
+    assert f.message.render() == ("In-place change of `out`, which `self.act(self.lin(x))` "
+                                  "(line 12) saved for backward")
+    fixed = apply_edits(src, f.preferred_fix.edits)
+    assert fixed.splitlines()[12] == "        out = out + x"
+    assert analyze(fixed).findings == ()
+
+
+def test_modules_that_do_not_save_their_output_stay_quiet():
+    for module in ("Dropout", "GELU", "Identity", "Hardswish", "Tanhshrink"):
+        assert analyze(RELU_THEN_ADD.format(norm="m", module=module)).findings == (), module
+
+
+SEQUENTIAL_TAIL = """import torch
+import torch.nn as nn
+
+
+class Block(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.body = nn.Sequential(nn.Linear(4, 4), {tail})
+
+    def forward(self, x):
+        out = self.body(x)
+        out += x
+        return out
+
+
+net = Block()
+net(torch.randn(2, 4)).sum().backward()
+"""
+
+
+def test_sequential_runs_its_children_and_inplace_relu_saves_its_result():
+    src = SEQUENTIAL_TAIL.format(tail="nn.ReLU(inplace=True)")
+    f = _only(src, "GG202")
+    assert (f.span.start.line, f.span.start.column) == (12, 8)
+    assert f.message.render() == ("In-place change of `out`, which `self.body(x)` (line 11) "
+                                  "saved for backward")
+    fixed = apply_edits(src, f.preferred_fix.edits)
+    assert fixed.splitlines()[11] == "        out = out + x"
+
+
+def test_sequential_ending_in_a_module_that_saves_its_input_is_quiet():
+    for tail in ("nn.Linear(4, 4)", "nn.ReLU6(inplace=True)", "nn.Dropout(0.1)",
+                 "nn.BatchNorm1d(4)"):
+        assert analyze(SEQUENTIAL_TAIL.format(tail=tail)).findings == (), tail
+
+
+def test_sequential_inlines_a_module_of_this_file():
+    src = """import torch
+import torch.nn as nn
+
+
+class Act(nn.Module):
+    def forward(self, x):
+        return torch.sigmoid(x)
+
+
+net = nn.Sequential(nn.Linear(4, 4), Act())
+y = net(torch.randn(2, 4))
+y.mul_(2)
+y.sum().backward()
+"""
+    f = _only(src, "GG202")
+    assert (f.span.start.line, f.message.render()) == (
+        12, "In-place change of `y`, which `torch.sigmoid(x)` (line 7) saved for backward")
+
+
+def test_optimizer_step_reaches_parameters_of_sequential_children():
+    src = """import torch
+import torch.nn as nn
+body = nn.Linear(3, 3)
+net = nn.Sequential(body, nn.ReLU())
+opt = torch.optim.SGD(net.parameters(), lr=0.1)
+out = net(torch.randn(2, 3))
+out.sum().backward(retain_graph=True)
+opt.step()
+out.mean().backward()
+"""
+    f = _only(src, "GG201")
+    assert f.span.start.line == 9
+    assert f.message.render() == ("`out.mean()` backpropagates through `net` as it was on line 6, "
+                                  "but its parameters were updated in place on line 8")
+
+
+FUNCTION = """import torch
+
+
+class Scale(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x, w):
+        ctx.save_for_backward({saved})
+        return x * w
+
+    @staticmethod
+    def backward(ctx, g):
+        {unpack}, = ctx.saved_tensors
+        return g, g
+
+
+w = torch.ones(3, requires_grad=True)
+x = torch.randn(3) * w
+y = Scale.apply(x, w)
+x.mul_(0.5)
+y.sum().backward()
+"""
+
+
+def test_custom_function_saved_tensor_changed_in_place():
+    src = FUNCTION.format(saved="x, w", unpack="x, w")
+    f = _only(src, "GG202")
+    assert (f.span.start.line, f.span.start.column) == (19, 0)
+    assert f.message.render() == ("In-place change of `x`, which `Scale.apply(x, w)` (line 18) "
+                                  "saved for backward")
+    assert [r.span.start.line for r in f.related] == [18, 20]
+    fixed = apply_edits(src, f.preferred_fix.edits)
+    assert fixed.splitlines()[18] == "x = x.mul(0.5)"
+    assert analyze(fixed).findings == ()
+
+
+def test_custom_function_that_saved_something_else_or_never_unpacks_is_quiet():
+    assert analyze(FUNCTION.format(saved="w", unpack="w")).findings == ()
+    # without ctx.saved_tensors in backward, nothing checks the versions
+    assert analyze(FUNCTION.format(saved="x, w", unpack="_")
+                   .replace("_, = ctx.saved_tensors", "pass")).findings == ()
+
+
+VIEW = """import torch
+lin = torch.nn.Linear(4, 4)
+cache = torch.zeros(3, 4)
+cache[0] = lin(torch.randn(4))
+keys = cache[{index}].t()
+score = {left} @ keys
+cache[1] = lin(torch.randn(4))
+score.sum().backward()
+"""
+
+
+def test_slice_of_a_buffer_is_a_view_its_later_write_breaks_the_matmul():
+    src = VIEW.format(index=":1", left="lin(torch.randn(2, 4))")
+    f = _only(src, "GG202")
+    assert (f.span.start.line, f.span.start.column) == (7, 0)
+    assert f.message.render() == ("In-place change of `cache`, which "
+                                  "`lin(torch.randn(2, 4)) @ keys` (line 6) saved for backward")
+    fixed = apply_edits(src, f.preferred_fix.edits)
+    assert fixed.splitlines()[6:8] == ["cache = cache.clone()", "cache[1] = lin(torch.randn(4))"]
+
+
+def test_tensor_index_copies_and_matmul_saves_only_what_a_gradient_needs():
+    # a tensor index copies; an operand that needs no gradient is not saved
+    assert analyze(VIEW.format(index="torch.tensor([0])", left="lin(torch.randn(2, 4))")
+                   ).findings == ()
+    assert analyze(VIEW.format(index=":1", left="torch.randn(2, 4)")).findings == ()
+
+
+CLIP = """import torch
+import torch.nn as nn
+critic = nn.Sequential(nn.Linear(4, 8), nn.LeakyReLU(0.2), nn.Linear(8, 1))
+loss = critic(torch.randn(2, 4)).mean()
+with torch.no_grad():
+    for p in critic.parameters():
+        p.clamp_(-0.01, 0.01)
+{backward}
+"""
+
+
+def test_parameters_of_a_sequential_are_its_childrens():
+    f = _only(CLIP.format(backward="loss.backward()"), "GG201")
+    assert (f.span.start.line, f.message.render()) == (
+        8, "`loss` backpropagates through `critic` as it was on line 4, but its parameters "
+           "were updated in place on line 7")
+    # the loss recomputed after the clipping is fine
+    assert analyze(CLIP.format(backward="critic(torch.randn(2, 4)).mean().backward()")
+                   ).findings == ()
