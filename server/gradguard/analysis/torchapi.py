@@ -1,25 +1,73 @@
 """What the engine knows about PyTorch's API, as plain tables (never imports torch).
 
-Sources: the autograd mechanics notes (https://pytorch.org/docs/stable/notes/autograd.html),
+The torch facts (which operations save what for backward, which never carry a graph,
+factories, in-place and recurrent modules, optimizers) are computed from
+``data/torch_ops.json`` (see ``torchdb.py``), generated from PyTorch's own metadata
+(native_functions.yaml, derivatives.yaml, torch.nn / torch.optim introspection) by
+``scripts/gen_torch_tables.py``. The hand lists below are what that metadata cannot say
+(Python-level Tensor methods, nn.Module methods, wrapper APIs), each with its source.
+
+Other sources: the autograd mechanics notes (https://pytorch.org/docs/stable/notes/autograd.html),
 ``torch.Tensor.backward`` / ``torch.autograd.backward`` / ``torch.autograd.grad``
-(https://pytorch.org/docs/stable/autograd.html) and the derivative formulas in
-``tools/autograd/derivatives.yaml`` of the PyTorch source, which say which operations save
-their inputs or outputs for the backward pass.
+(https://pytorch.org/docs/stable/autograd.html).
 """
 
 from __future__ import annotations
 
-# Tensor methods and attributes whose result never carries the autograd graph:
-# detach() / detach_() return a tensor with requires_grad=False; item(), tolist() and
-# numpy() leave tensor land; integer/bool results cannot require grad.
-CUT_METHODS = frozenset({
-    "detach", "item", "tolist", "numpy", "size", "dim", "numel", "nelement",
-    "argmax", "argmin", "argsort", "long", "int", "bool", "short", "byte", "char",
-    "nonzero", "sign", "eq", "ne", "lt", "le", "gt", "ge", "isnan", "isinf", "isfinite",
-    "any", "all", "data_ptr", "stride", "element_size", "sample", "multinomial", "bernoulli",
-    "state_dict", "parameters", "named_parameters", "zero_grad", "train", "eval",
-    "register_hook", "get_device", "is_contiguous", "count_nonzero",
-})
+from gradguard.analysis import torchdb as _db
+
+
+def _fn_graph(e: dict) -> bool:
+    """Whether a torch.nn.functional function can return a graph: its probed call, else
+    the op it wraps; unknown: True."""
+    if "probe" in e:
+        return bool(e["probe"]["graph"])
+    if "aten" in e:
+        return _db.carries_graph(e["aten"]) is not False
+    return True
+
+
+def _names():
+    ops, fns = _db.data()["ops"], _db.data()["functional"]
+    methods = [n for n, e in ops.items() if e.get("method") and not n.endswith("_")]
+    # what a call ``torch.X`` / ``torch.nn.functional.X`` / ``torch.linalg.X`` reaches:
+    # the engine matches the last name, so every source of a name must agree. Each source
+    # is (what it saves, whether it can carry a graph, whether it is differentiable).
+    functions: dict[str, list] = {}
+    for n, e in ops.items():
+        if n.endswith("_"):
+            continue
+        src = (_db.op_saved(n), _db.carries_graph(n) is not False, _differentiable(n))
+        if e.get("fn"):
+            functions.setdefault(n, []).append(src)
+        for mod in e.get("module", ()):
+            # torch.linalg.svd is linalg_svd, torch.special.erf special_erf, F.elu elu
+            functions.setdefault(n.removeprefix(mod + "_"), []).append(src)
+    for n, e in fns.items():
+        if not n.endswith("_"):
+            g = _fn_graph(e)
+            functions.setdefault(n, []).append((_db.functional_saved(n), g, g))
+    return methods, functions
+
+
+def _kind(sources):
+    """One classification for a name from all its sources: True wins over "output",
+    "output" over False; unknown sources are skipped (all unknown: None)."""
+    kinds = {_db.saving_kind(s) for s, _, _ in sources} - {None}
+    if not kinds:
+        return None
+    return True if True in kinds else "output" if "output" in kinds else False
+
+
+def _differentiable(name: str) -> bool:
+    """Some overload of op ``name`` has a formula, or decomposes into ops that do (and its
+    probed call, if any, carried a graph)."""
+    e = _db.op(name)
+    d = e["diff"] if isinstance(e["diff"], list) else [e["diff"]]
+    return "formula" in d or ("composite" in d and _db.carries_graph(name) is not False)
+
+
+_METHODS, _FUNCTIONS = _names()
 
 # Attribute reads that cut the graph (``t.data`` is the tensor without history).
 CUT_ATTRIBUTES = frozenset({"data", "shape", "dtype", "device", "grad", "requires_grad",
@@ -29,28 +77,49 @@ CUT_ATTRIBUTES = frozenset({"data", "shape", "dtype", "device", "grad", "require
 CUT_BUILTINS = frozenset({"float", "int", "bool", "len", "str", "repr", "print", "round",
                           "isinstance", "hash", "id", "range", "format", "type"})
 
-# torch.* functions that create tensors from nothing (no graph unless requires_grad=True).
-FACTORIES = frozenset({
-    "tensor", "as_tensor", "from_numpy", "zeros", "ones", "empty", "full", "rand", "randn",
-    "randint", "randperm", "arange", "linspace", "logspace", "eye", "zeros_like",
-    "ones_like", "empty_like", "full_like", "rand_like", "randn_like", "randint_like",
-    "normal", "bernoulli", "multinomial", "manual_seed", "tril_indices", "triu_indices",
-    "one_hot", "no_grad", "inference_mode", "enable_grad", "set_grad_enabled", "device",
-    "Generator", "is_tensor", "numel", "argmax", "argmin", "argsort",
+# Tensor methods whose result never carries the autograd graph. From the table: every
+# overload non-differentiable (comparisons, argmax, nonzero, any/all, isnan..., derivatives.yaml
+# ``output_differentiability: [False]`` and gen_variable_type's DONT_REQUIRE_DERIVATIVE) or
+# returning no tensor (item, size, dim, numel, stride, data_ptr...). By hand, what
+# native_functions.yaml does not hold:
+# (detach has no formula, autograd's VariableTypeManual.cpp handles it: the table has it
+# from its probed call, whose result did not require grad.)
+CUT_METHODS_HAND = frozenset({
+    # Python-level Tensor methods (torch/csrc/autograd/python_variable_methods.cpp,
+    # torch/_tensor.py): leave tensor land, or convert to an integer/bool dtype
+    "tolist", "numpy", "long", "int", "bool", "short", "byte", "char", "nelement",
+    "register_hook", "size", "stride", "data_ptr", "element_size",
+    # torch.distributions: Distribution.sample() runs under torch.no_grad()
+    "sample",
+    # nn.Module methods (a receiver the engine could not tell is a model)
+    "state_dict", "parameters", "named_parameters", "zero_grad", "train", "eval",
 })
+CUT_METHODS = frozenset(
+    {m for m in _METHODS if _db.carries_graph(m) is False}) | CUT_METHODS_HAND
+
+# torch.* (and torch.nn.functional.*, torch.linalg.*...) functions whose result carries no
+# graph (unless built with requires_grad=True). From the table: factories (no tensor
+# input, a tensor out: zeros, arange, randn..., plus torch.tensor / as_tensor / from_numpy
+# of torch/csrc/utils/tensor_new.cpp) and functions no overload of which is differentiable
+# (zeros_like, argmax, multinomial, one_hot, eq...). By hand, Python-level torch API
+# (torch/random.py, torch/autograd/grad_mode.py, torch/__init__.py):
+FACTORIES_HAND = frozenset({"manual_seed", "no_grad", "inference_mode", "enable_grad",
+                            "set_grad_enabled", "device", "Generator", "is_tensor", "numel"})
+FACTORIES = _db.factories() | frozenset(
+    n for n, srcs in _FUNCTIONS.items() if not any(g for _, g, _ in srcs)) | FACTORIES_HAND
 
 # Operations that save no tensor for backward (their grad_fn needs only shapes or
 # scalars), so walking their freed node again raises nothing: AddBackward0, SubBackward0,
-# NegBackward0, ViewBackward0, UnsqueezeBackward0, ... (derivatives.yaml).
-NON_SAVING_METHODS = frozenset({
-    "view", "reshape", "flatten", "unsqueeze", "squeeze", "transpose", "permute", "t",
-    "contiguous", "clone", "expand", "expand_as", "view_as", "reshape_as", "sum", "mean",
-    "add", "sub", "neg", "float", "double", "half", "to", "cuda", "cpu", "narrow",
-    "chunk", "split", "unbind", "repeat", "movedim", "type_as",
-})
-NON_SAVING_FUNCTIONS = frozenset({"cat", "stack", "add", "sub", "neg", "flatten", "reshape",
-                                  "squeeze", "unsqueeze", "transpose", "chunk", "split",
-                                  "hstack", "vstack", "sum", "mean"})
+# NegBackward0, ViewBackward0, UnsqueezeBackward0, ... From the table: derivatives.yaml
+# formulas that use only ``grad``, sizes and scalars, and composite operators whose probed
+# call saved nothing (reshape, flatten, contiguous, to, hstack...). By hand: Tensor methods
+# of python_variable_methods.cpp that are ``to()`` conversions (``to`` saves nothing).
+NON_SAVING_METHODS_HAND = frozenset({"float", "double", "half", "cuda", "cpu"})
+NON_SAVING_METHODS = frozenset(
+    m for m in _METHODS if _db.saving_kind(_db.op_saved(m)) is False and _differentiable(m)
+) | NON_SAVING_METHODS_HAND
+NON_SAVING_FUNCTIONS = frozenset(
+    n for n, srcs in _FUNCTIONS.items() if _kind(srcs) is False and all(d for _, _, d in srcs))
 
 # Tensor methods and attributes that return a view: the result shares the storage (and
 # the version counter) of the tensor they are called on (torch.Tensor views,
@@ -61,33 +130,38 @@ VIEW_METHODS = frozenset({"view", "view_as", "unsqueeze", "squeeze", "transpose"
                           "select", "diagonal", "unfold", "swapaxes", "swapdims", "T", "mT",
                           "H", "real", "imag"})
 
-# Operations whose backward uses their *output* (so an in-place change of the output
-# breaks them): ExpBackward, SigmoidBackward, TanhBackward, SoftmaxBackward, ReluBackward
-# ... save ``result`` in derivatives.yaml.
-OUTPUT_SAVING = frozenset({"exp", "sigmoid", "tanh", "softmax", "log_softmax", "relu",
-                           "sqrt", "rsqrt", "elu", "selu", "expm1", "celu", "hardtanh"})
+# Operations whose backward uses their *output* and none of their inputs (so an in-place
+# change of the output breaks them): SigmoidBackward0, TanhBackward0, ExpBackward0,
+# ReluBackward0, SoftmaxBackward0 ... save ``result`` in derivatives.yaml (or, for
+# composites such as softmax, the node their call recorded does).
+OUTPUT_SAVING = frozenset(
+    {m for m in _METHODS if _db.saving_kind(_db.op_saved(m)) == "output" and
+     _differentiable(m)} |
+    {n for n, srcs in _FUNCTIONS.items() if _kind(srcs) == "output" and all(d for _, _, d in srcs)})
 
 # In-place tensor methods that do not change values autograd saved.
 NOT_INPLACE = frozenset({"detach_", "requires_grad_", "retain_grad_", "share_memory_",
                          "register_hook_", "zero_grad_"})
 
-# Modules that change their input in place when built with inplace=True.
-INPLACE_MODULES = frozenset({"ReLU", "ReLU6", "LeakyReLU", "ELU", "SELU", "CELU",
-                             "Hardtanh", "Dropout", "Dropout2d", "Dropout3d", "AlphaDropout",
-                             "Hardswish", "Hardsigmoid", "SiLU", "Mish", "Threshold"})
+# Modules that change their input in place when built with inplace=True (torch.nn
+# classes whose __init__ takes ``inplace``).
+INPLACE_MODULES = frozenset(n for n, e in _db.modules().items() if e.get("inplace"))
 
 # Calls that make a leaf that requires grad.
 LEAF_CONSTRUCTORS = frozenset({"Parameter"})
 
 # Modules (torch.nn.X) whose call returns ``(output, hidden)`` where hidden is a tensor
 # (RNN, GRU) or a tuple (LSTM): used to write a correct detach fix for the hidden state.
-RECURRENT_MODULES = {"RNN": "tensor", "GRU": "tensor", "LSTM": "tuple",
-                     "RNNCell": None, "GRUCell": None, "LSTMCell": None}
+# Cells (RNNCell, GRUCell: h; LSTMCell: (h, c)) map to None: the engine treats their
+# result as the hidden state itself. From the table (one call of each at generation time).
+RECURRENT_MODULES = {
+    n: (("tensor" if e["returns"][1] == "tensor" else "tuple")
+        if e["recurrent"] == "module" else None)
+    for n, e in _db.modules().items() if e.get("recurrent")}
 
-# Optimizer classes: ``opt.step(closure)`` calls the closure, LBFGS many times.
-OPTIMIZER_SUFFIXES = ("SGD", "Adam", "AdamW", "LBFGS", "RMSprop", "Adagrad", "Adadelta",
-                      "Adamax", "NAdam", "RAdam", "Rprop", "ASGD", "SparseAdam", "Optimizer",
-                      "Adafactor")
+# Optimizer classes: ``opt.step(closure)`` calls the closure, LBFGS many times. From the
+# table: torch.optim's subclasses of torch.optim.Optimizer (and Optimizer).
+OPTIMIZER_SUFFIXES = _db.optimizers()
 
 # Methods that walk and free the graph of their receiver (Tensor.backward) or of their
 # first argument (wrappers: accelerate's Accelerator.backward, Lightning's
