@@ -213,7 +213,7 @@ TWO_RULES = '''import torch
 def train(model, opt, data):
     total = 0
     for x, y in data:
-        opt.zero_grad()
+        model.zero_grad()
         loss = ((model(x) - y) ** 2).mean()
         loss.backward()
         loss.backward()

@@ -134,7 +134,7 @@ def test_1000_deep_blocks_are_a_clear_syntax_error():
 def test_deep_blocks_python_accepts(head, depth):
     """Nested blocks around a double backward (CPython accepts up to 100 indentation
     levels): found, or too deeply nested; never a RecursionError."""
-    body = ["loss = model(x).sum()", "loss.backward()", "loss.backward()"]
+    body = ["model.train(); loss = model(x).sum()", "loss.backward()", "loss.backward()"]
     text = _nested(head, depth, body)
     if head == "try:":
         lines = text.splitlines()
@@ -194,7 +194,7 @@ NEWEST = {
 
 def train(model, batches, mode):
     for x in batches:
-        loss = model(x).sum()
+        model.train(); loss = model(x).sum()
         match mode:
             case "twice" | "again":
                 loss.backward()
@@ -215,14 +215,14 @@ type Batch[T] = list[T]
 
 class Trainer[M: torch.nn.Module, *Ts, **P]:
     def step[T](self, model: M, x: T) -> T:
-        loss = model(x).sum()
+        model.train(); loss = model(x).sum()
         loss.backward()
         loss.backward()
         return x
 
 
 def train[T: (int, str)](model, x: T):
-    out = model(x)
+    model.train(); out = model(x)
     out.sum().backward()
     out.mean().backward()
 ''', [("GG101", 10, 8), ("GG101", 17, 4)]),
@@ -230,7 +230,7 @@ def train[T: (int, str)](model, x: T):
 
 
 def train(model, x, names):
-    loss = model(x).sum()
+    model.train(); loss = model(x).sum()
     loss.backward()
     print(f"{f"{f"{loss.item():.3f}"}"} {"-".join(names)} {names[0]!r:>{10}}")
     msg = f"{
@@ -243,7 +243,7 @@ def train(model, x, names):
 
 async def train(model, loader):
     async for x in loader:
-        if (loss := model(x).sum()) is not None:
+        if model.train() or (loss := model(x).sum()) is not None:
             loss.backward()
             loss.backward()
     async with lock:

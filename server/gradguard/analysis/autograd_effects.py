@@ -269,7 +269,7 @@ class AutogradEffects:
                         outer_root, seg, store, self.bump_sites[store],
                         tuple((fr.id, fr.stmt, fr.func) for fr in self.frames[:site]),
                         dict(self.state.env),
-                        tuple((fr.id, fr.stmt, fr.func) for fr in self.frames)))
+                        tuple((fr.id, fr.stmt, fr.func) for fr in self.frames), self.stamp()))
                     return
 
     def _site(self, call, root_node):

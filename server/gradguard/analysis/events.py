@@ -50,7 +50,8 @@ class InplaceHazard:
     site), ``inner``: the backward call itself; ``seg``: the segment that saved the
     tensor; ``store``: its storage; ``bump``: ``(in-place node, (frame id, stmt) path)``
     of the last in-place change; ``frames``/``env`` as in :class:`Hazard` (up to the reported site);
-    ``inner_frames``: all frames at the backward itself.
+    ``inner_frames``: all frames at the backward itself; ``stamp``: the loop passes at the
+    backward.
     """
 
     kind: str
@@ -63,6 +64,7 @@ class InplaceHazard:
     frames: tuple
     env: dict
     inner_frames: tuple = ()
+    stamp: tuple = ()
 
 
 @dataclass

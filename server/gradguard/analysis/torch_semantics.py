@@ -383,10 +383,11 @@ class TorchSemantics:
             if attr in ("to", "cuda", "cpu", "train", "eval", "float", "double",
                         "requires_grad_", "half"):
                 return recv
-            if attr in ("modules", "children", "named_modules", "named_children", "apply") \
-                    and isinstance(recv.ref, tuple):
-                # the submodules escape to code the analyzer does not follow (a reset
-                # loop, an init function): forget the graphs their attributes hold
+            if (attr in ("named_modules", "named_children", "apply") or
+                    (attr in ("modules", "children") and pos)) and isinstance(recv.ref, tuple):
+                # the submodules escape to code the analyzer does not follow (an init
+                # function, named pairs): forget the graphs their attributes hold; a loop
+                # over modules()/children() runs once per known submodule instead
                 for r in self._descendants({recv.ref}) - {recv.ref}:
                     for k in [k for k in self.state.env if k[0] == "@" and k[1] == r]:
                         b = self.state.env[k]

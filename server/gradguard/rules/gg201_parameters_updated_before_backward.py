@@ -96,20 +96,25 @@ def build(h: InplaceHazard, interp: Interpreter, src: Source) -> Finding:
                                                  "of `{module}` here"), {"module": module})),
         Related(src.span(bump_node), Message(N_("the parameters were updated here"), {})),
     )
-    fixes = tuple(f for f in (recompute_after_update(h, src), reorder_update(h, src))
+    fixes = tuple(f for f in (recompute_after_update(h, interp, src), reorder_update(h, src))
                   if f is not None)
     return Finding(RULE.code, src.span(h.inner), message, related, fixes[:1])
 
 
-def recompute_after_update(h: InplaceHazard, src: Source) -> Fix | None:
+def recompute_after_update(h: InplaceHazard, interp: Interpreter, src: Source) -> Fix | None:
     """Re-run, just before the backward, the one-line assignments (in the backward's
-    function) that built the stale part of the loss."""
+    function) that built the stale part of the loss; None when some other part of it that
+    saved the same parameters would stay stale."""
     frame_id, here, _ = h.frames[-1]
     if here is None or h.root is None:
         return None
+    if h.seg.stamp != h.stamp[:len(h.seg.stamp)]:
+        # the stale graph was built in an earlier iteration (carried in state): a
+        # recomputation in this iteration cannot reach it
+        return None
     stale = h.seg.id
     here_start = src.span(here).start
-    chain, todo, seen = [], [h.root], set()
+    chain, todo, seen, reach = [], [h.root], set(), set()
     while todo:
         expr = todo.pop()
         for name in m.findall(expr, m.Name()) if not isinstance(expr, cst.Name) else [expr]:
@@ -117,6 +122,8 @@ def recompute_after_update(h: InplaceHazard, src: Source) -> Fix | None:
                 continue
             seen.add(name.value)
             b = h.env.get((frame_id, name.value)) or h.env.get(("G", name.value))
+            if b is not None:
+                reach |= b.val.segs
             if b is None or stale not in b.val.segs:
                 continue
             stmt = b.stmt
@@ -127,6 +134,9 @@ def recompute_after_update(h: InplaceHazard, src: Source) -> Fix | None:
                 todo.append(stmt.body[0].value)
     if not chain or not _updated_before(h, here, src):
         return None
+    if any(interp.segs[s].stmt not in chain and interp.segs[s].stamp != h.seg.stamp and
+           any(store == h.store for store, _ in interp.segs[s].saved) for s in reach):
+        return None  # another part saved them in another iteration: it stays stale
     chain.sort(key=lambda s: src.span(s).start)
     names = ", ".join(src.code(s.body[0].targets[0].target, 30) for s in chain)
     return Fix(Message(N_("Recompute `{names}` after the parameter update, so this backward "
