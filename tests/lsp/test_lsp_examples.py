@@ -256,14 +256,14 @@ BROKEN_ROOT = '''import torch
 
 def train(model, opt, data):
     for x, y in data:
-        loss = model(x).sum()
+        model.train(); loss = model(x).sum()
         loss.backward()
         loss.backward()
 
 
 class Trainer:
     def step(self, model, x):
-        loss = model(x).sum()
+        model.train(); loss = model(x).sum()
         loss.backward()
         loss.backward()
 '''
