@@ -723,13 +723,6 @@ class PythonSemantics:
             if k is not None:  # losses[i] in the i-th iteration: that element's graph
                 return self._nth_element(self._element(base), base.each, k)
             return self._element(base)
-        children = self.sequential_children(base) if base.kind == "module" else None
-        if children is not None and len(node.slice) == 1 and \
-                isinstance(node.slice[0].slice, cst.Index) and \
-                isinstance(node.slice[0].slice.value, cst.Integer):
-            i = int(node.slice[0].slice.value.value, 0)
-            if -len(children) <= i < len(children):
-                return children[i]    # net[2]: the third child of an nn.Sequential
         if base.kind == "tensor" and base.grad:
             res = self.op(node, "", [base], saves=False)
             if base.store is not None and self._basic_index(node):
@@ -822,9 +815,6 @@ class PythonSemantics:
                     res = self.call_ref(call, FuncRef(fwd, "G", info), pos, kw, callee)
                     return res
             if callee.kind == "module":
-                chained = self._sequential_call(call, callee, pos, func_node)
-                if chained is not None:
-                    return chained
                 return self.module_call(call, callee, pos)
             return self._propagate(vals)
         if callee.kind == "unknown" and isinstance(func_node, cst.Name):
@@ -879,30 +869,6 @@ class PythonSemantics:
             states.append(self.state)
         self.state = join_states(states)
         return join_all(results)
-
-    def sequential_children(self, v: Val):
-        """The children of an ``nn.Sequential`` built from known modules, in order, or
-        None."""
-        ref = v.ref
-        if not (isinstance(ref, tuple) and ref[:2] == ("nn", "Sequential")):
-            return None
-        out = []
-        while ("@", ref, str(len(out))) in self.state.env:
-            out.append(self.state.env[("@", ref, str(len(out)))].val)
-        return out or None
-
-    def _sequential_call(self, call, callee: Val, pos, func_node) -> Val | None:
-        """Calling an ``nn.Sequential`` that holds a module of this file: each child's
-        forward runs on the previous child's output (Sequential.forward), so state the
-        file's modules keep on ``self`` is seen. None when it is not such a call."""
-        children = self.sequential_children(callee)
-        if children is None or len(pos) != 1 or \
-                not any(self._class_of(c) is not None for c in children):
-            return None
-        x = pos
-        for child in children:
-            x = [(self.apply(call, child, x, {}, func_node), call)]
-        return x[0][0]
 
     def _propagate(self, vals) -> Val:
         """An unknown call: its result depends on its arguments, no new graph."""
