@@ -12,6 +12,7 @@ import pytest
 
 from gradguard import cli
 from gradguard.rules import all_rules
+from broken_roots import BROKEN_ROOT, break_root
 from synthetic_findings import fake_analyze
 
 
@@ -391,24 +392,6 @@ def test_lsp_without_the_server_module(monkeypatch, capsys):
         2, "", "error: the language server is not installed (module gradguard.lsp.server is missing)\n")
 
 
-BROKEN_ROOT = '''import torch
-
-
-def train(model, opt, data):
-    for x, y in data:
-        model.train(); loss = model(x).sum()
-        loss.backward()
-        loss.backward()
-
-
-class Trainer:
-    def step(self, model, x):
-        model.train(); loss = model(x).sum()
-        loss.backward()
-        loss.backward()
-'''
-"""Two functions with a GG101 each (lines 8 and 15); ``train`` is made to crash."""
-
 TRAIN_ERROR = ("internal error: could not analyse function `train` (AttributeError: "
                "'NoneType' object has no attribute 'segs'); its findings are missing")
 
@@ -417,15 +400,7 @@ TRAIN_ERROR = ("internal error: could not analyse function `train` (AttributeErr
 def broken_train(monkeypatch):
     """The real engine, with the interpreter raising when it runs function ``train``
     alone (as a bug in it would)."""
-    from gradguard.analysis.interp import Interpreter
-
-    run_function = Interpreter.run_function
-
-    def broken(self, func, *args, **kwargs):
-        if func.name.value == "train":
-            raise AttributeError("'NoneType' object has no attribute 'segs'")
-        return run_function(self, func, *args, **kwargs)
-    monkeypatch.setattr(Interpreter, "run_function", broken)
+    break_root(monkeypatch, "train", AttributeError("'NoneType' object has no attribute 'segs'"))
 
 
 def test_a_function_that_could_not_be_analysed_is_reported_exit_2(project, broken_train, capsys):

@@ -8,6 +8,7 @@ import random
 import sys
 
 import pytest
+from broken_roots import break_root
 from edits import ROOT, SCRIPTS, class_heavy, random_edit
 
 from gradguard.analysis import analyze
@@ -144,16 +145,9 @@ def step(model, x):
 def test_an_internal_error_of_a_reused_root_moves_with_it(monkeypatch):
     """A function root that failed keeps its error while it is reused, moved to its new
     header line like findings are; editing the function re-runs it."""
-    from gradguard.analysis.interp import Interpreter
     from gradguard.analysis.model import EngineError, Span
 
-    run_function = Interpreter.run_function
-
-    def broken(self, func, *args, **kwargs):
-        if func.name.value == "train":
-            raise KeyError("x")
-        return run_function(self, func, *args, **kwargs)
-    monkeypatch.setattr(Interpreter, "run_function", broken)
+    break_root(monkeypatch, "train", KeyError("x"))
     engine = Engine(incremental=True)
 
     def error(line):

@@ -10,6 +10,7 @@ import re
 import pytest
 from lsprotocol import types as t
 
+from broken_roots import BROKEN_ROOT
 from lsp_client import Client, apply_text_edits, encoding_of, text_edits
 
 pytestmark = pytest.mark.asyncio
@@ -251,23 +252,6 @@ async def test_a_crashing_rule_costs_only_its_findings(broken_rule: Client):
                               "(line 4): RuntimeError: a bug planted in GG101")]
 
 
-BROKEN_ROOT = '''import torch
-
-
-def train(model, opt, data):
-    for x, y in data:
-        model.train(); loss = model(x).sum()
-        loss.backward()
-        loss.backward()
-
-
-class Trainer:
-    def step(self, model, x):
-        model.train(); loss = model(x).sum()
-        loss.backward()
-        loss.backward()
-'''
-"""A GG101 in ``train`` (line 8) and one in ``Trainer.step`` (line 15)."""
 
 ROOT_ERROR = ("internal error: could not analyse function `train` (AttributeError: "
               "'NoneType' object has no attribute 'segs'); its findings are missing")
