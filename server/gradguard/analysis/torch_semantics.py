@@ -5,19 +5,13 @@ optimizers, grad modes), module calls and tensor methods, as the tables of
 from __future__ import annotations
 
 import libcst as cst
+import libcst.matchers as match
 
 from gradguard.analysis import torchapi as T
 from gradguard.analysis.events import DiscardedDetach
 from gradguard.analysis.frames import (ClassInfo, FuncRef, LoopCtx, Trained, calls_in, dotted,
                                        literal_truth)
 from gradguard.analysis.values import EMPTY, NONE, SCALAR, UNKNOWN, Alts, Binding, Val, join_all
-
-
-def _walk(node: cst.CSTNode):
-    """Every node under ``node`` (itself included)."""
-    yield node
-    for child in node.children:
-        yield from _walk(child)
 
 
 class TorchSemantics:
@@ -235,9 +229,8 @@ class TorchSemantics:
                        if isinstance(node, (cst.Name, cst.Attribute, cst.Subscript)) and v.segs)
         back = self._method(info, "backward")
         # the version check runs when backward unpacks ctx.saved_tensors
-        unpacks = back is not None and any(
-            isinstance(n, cst.Attribute) and n.attr.value in ("saved_tensors", "saved_variables")
-            for n in _walk(back))
+        unpacks = back is not None and bool(match.findall(back, match.Attribute(
+            attr=match.Name("saved_tensors") | match.Name("saved_variables"))))
         saved = self.saved_of(saved_vals) if unpacks else ()
         segs = self.new_seg(call, dotted(call.func) or "Function", parents, bool(saved),
                             inputs, saved)
