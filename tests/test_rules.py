@@ -339,3 +339,29 @@ def test_submodule_state_detached_in_forward_is_clean():
                                     "        out = self.h\n        self.h = self.h.detach()\n"
                                     "        return out\n")
     assert analyze(src).findings == ()
+
+
+def test_retain_graph_from_a_flag_is_neither_a_free_nor_a_deliberate_retain():
+    # a MAML inner step: retain_graph=second_order walks only this step's graph; only a
+    # literal retain_graph=True is reported as hiding a carried graph (GG302)
+    src = ("import torch\n\n\ndef adapt(model, fast, data, second_order):\n"
+           "    model.train()\n    for x, y in data:\n"
+           "        loss = (model(x) * fast).sum()\n"
+           "        (g,) = torch.autograd.grad(loss, [fast], retain_graph=second_order,\n"
+           "                                   create_graph=second_order)\n"
+           "        fast = fast - 0.1 * g\n")
+    assert analyze(src).findings == ()
+    literal = src.replace("retain_graph=second_order", "retain_graph=True")
+    assert [(f.code, f.span.start.line) for f in analyze(literal).findings] == [("GG302", 8)]
+
+
+def test_parameters_handed_to_an_unknown_constructor_are_held_not_computed_with():
+    # an optimizer or scheduler of another library: its methods return no graph
+    src = ("import torch\nfrom other import Optim, schedule\n\n\n"
+           "def train(model, data, use_torch):\n"
+           "    opt_cls = torch.optim.AdamW if use_torch else Optim\n"
+           "    opt = opt_cls(params=model.parameters(), lr=0.1)\n"
+           "    sched = schedule(opt)\n    state = {}\n"
+           "    for x in data:\n        loss = model(x).sum()\n        loss.backward()\n"
+           "        opt.step()\n        state['lr'] = sched.get_lr()[0]\n")
+    assert analyze(src).findings == ()

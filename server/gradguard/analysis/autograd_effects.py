@@ -201,8 +201,10 @@ class AutogradEffects:
                 self.state.partial = self.state.partial - val.segs
 
     def _retains(self, api: str, pos, kw) -> bool | None:
-        """True/None (unknown: treated as retaining) or False, from retain_graph and
-        create_graph (create_graph=True makes retain_graph default to True)."""
+        """True, False, or None when the code does not say (``retain_graph=flag``: the
+        backward is then taken to free nothing, and not to retain on purpose either),
+        from retain_graph and create_graph (create_graph=True makes retain_graph default
+        to True)."""
         ri, ci = T.RETAIN_POSITION[api]
 
         def arg(name, idx):
@@ -219,10 +221,9 @@ class AutogradEffects:
                 t = None
                 r = None
             else:
-                return True if t is None else t
+                return t
         if c is not None:
-            t = literal_truth(c)
-            return True if t is None else t
+            return literal_truth(c)
         return False
 
     def _check_retained_carry(self, call, root_node, val: Val) -> None:

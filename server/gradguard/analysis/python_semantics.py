@@ -871,8 +871,11 @@ class PythonSemantics:
         return join_all(results)
 
     def _propagate(self, vals) -> Val:
-        """An unknown call: its result depends on its arguments, no new graph."""
-        vals = [v for v in vals if v.kind not in ("module", "func", "class", "ns")]
+        """An unknown call: its result depends on its arguments, no new graph. A
+        module's ``parameters()`` handed to it (an optimizer, a scheduler, a gradient
+        clipper of another library) is held, not computed with."""
+        vals = [v for v in vals if v.kind not in ("module", "func", "class", "ns") and not (
+            v.kind == "container" and isinstance(v.store, tuple) and v.store[0] == "param")]
         segs = frozenset().union(*(v.segs for v in vals)) if vals else EMPTY
         leaf = any(v.leaf for v in vals)
         if self.no_grad:
