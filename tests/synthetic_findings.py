@@ -42,7 +42,7 @@ def cached_finding(line: int, col: int) -> Finding:
                    Message("`{name}` is reused in every iteration", {"name": "cached_h"}))
 
 
-def fake_analyze(text: str) -> FileResult:
+def fake_analyze(text: str, imports=None) -> FileResult:
     """The synthetic engine described in the module docstring."""
     if "SYNTAX" in text:
         return FileResult(syntax_error=SyntaxProblem(Pos(2, 4), "unexpected token"))

@@ -383,7 +383,7 @@ def test_every_field_of_the_model_is_carried():
                Fix: {"title", "edits", "preferred", "applicability"},
                Edit: {"span", "new_text"}, Related: {"span", "message"},
                Message: {"msgid", "args"}, SyntaxProblem: {"pos", "message"},
-               FileResult: {"findings", "syntax_error", "errors"},
+               FileResult: {"findings", "syntax_error", "errors", "deps"},
                EngineError: {"kind", "where", "root", "span", "message"},
-               Span: {"start", "end"}, Pos: {"line", "column"}}
+               Span: {"start", "end", "path"}, Pos: {"line", "column"}}
     assert {k: {f.name for f in dataclasses.fields(k)} for k in carried} == carried

@@ -266,7 +266,7 @@ def test_fix_writes_atomically_keeps_bom_crlf_and_mode_and_is_idempotent(project
 def test_fix_applies_conflicting_fixes_in_later_rounds(project, monkeypatch, capsys):
     from gradguard.analysis.model import Edit, FileResult, Finding, Fix, Message, Span
 
-    def analyze(text):  # every "old" is a finding whose fix makes it "new"
+    def analyze(text, imports=None):  # every "old" is a finding whose fix makes it "new"
         findings = []
         for number, line in enumerate(text.splitlines(), start=1):
             col = line.find("old")
@@ -284,7 +284,7 @@ def test_fix_applies_conflicting_fixes_in_later_rounds(project, monkeypatch, cap
 
 
 def test_fix_refuses_a_fix_that_breaks_the_syntax(project, monkeypatch, capsys):
-    def analyze(text):  # the fixed text (with .detach()) does not parse
+    def analyze(text, imports=None):  # the fixed text (with .detach()) does not parse
         return fake_analyze(text + "SYNTAX" if "detach" in text else text)
     monkeypatch.setattr("gradguard.analysis.analyze", analyze)
     path = write(project / "a.py", "loss.backward()\n")
@@ -320,7 +320,7 @@ def test_github_format(project, synthetic, capsys):
 
 
 def test_internal_error_is_reported_with_exit_2(project, monkeypatch, capsys):
-    def analyze(text):
+    def analyze(text, imports=None):
         raise RuntimeError("engine bug")
     monkeypatch.setattr("gradguard.analysis.analyze", analyze)
     write(project / "a.py", "x = 1\n")

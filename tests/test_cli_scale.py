@@ -36,9 +36,9 @@ def engine_calls(monkeypatch):
     calls = []
     real = analysis.analyze
 
-    def counting(text):
+    def counting(text, imports=None):
         calls.append(text)
-        return real(text)
+        return real(text, imports)
 
     monkeypatch.setattr("gradguard.analysis.analyze", counting)
     return calls

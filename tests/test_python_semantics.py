@@ -263,3 +263,108 @@ def test_a_returned_sum_of_live_chunk_losses_is_the_callers_to_backpropagate():
                 losses.append(loss)
             return torch.stack(losses).mean()
         """)] == ["GG301"]
+
+
+DATACLASS_CONFIG = """from dataclasses import dataclass
+
+import torch
+import torch.nn as nn
+
+
+@dataclass
+class Config:
+    cache: bool = True
+    dim: int = 4
+
+
+class Net(nn.Module):
+    def __init__(self, cfg):
+        super().__init__()
+        self.lin = nn.Linear(cfg.dim, cfg.dim)
+        self.cache = cfg.cache
+        self.cached = None
+
+    def forward(self, x):
+        if self.cache and self.cached is not None:
+            return self.cached
+        out = self.lin(x)
+        if self.cache:
+            self.cached = out
+        return out
+
+
+net = Net(Config(ARG))
+opt = torch.optim.SGD(net.parameters(), lr=0.1)
+x = torch.randn(2, 4)
+for _ in range(2):
+    loss = net(x).sum()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+"""
+
+
+def test_a_dataclass_field_keeps_its_default_unless_the_call_sets_it():
+    # Config() caches the output (its graph freed by the first backward); the others do not
+    assert [(c, line) for c, line, _ in _found(DATACLASS_CONFIG.replace("ARG", ""))] == \
+        [("GG102", 35)]
+    for arg in ("cache=False", "False"):
+        assert _found(DATACLASS_CONFIG.replace("ARG", arg)) == [], arg
+
+
+ZIPPED_MODULE_LIST = """import torch
+import torch.nn as nn
+
+
+class Neck(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.convs = nn.ModuleList(nn.Sequential(nn.Linear(4, 4), nn.ReLU()) for _ in range(3))
+
+    def forward(self, xs):
+        outs = [conv(x) for x, conv in zip(xs, self.convs)]
+        STMT
+        return outs[0]
+
+
+net = Neck()
+net([torch.randn(2, 4) for _ in range(3)]).sum().backward()
+"""
+
+
+def test_zip_and_enumerate_give_tuples_of_elements_and_a_comprehension_of_modules_is_a_module_list():
+    assert _found(ZIPPED_MODULE_LIST.replace("STMT", "outs[0] += outs[1]")) == [(
+        "GG202", 12, "In-place change of `outs[0]`, which `conv(x)` (line 11) saved for backward")]
+    assert _found(ZIPPED_MODULE_LIST.replace("STMT", "outs[0] = outs[0] + outs[1]")) == []
+    enumerated = ZIPPED_MODULE_LIST.replace("for x, conv in zip(xs, self.convs)",
+                                            "for i, conv in enumerate(self.convs)").replace(
+        "conv(x)", "conv(xs[i])")
+    assert [c for c, _, _ in _found(enumerated.replace("STMT", "outs[0] += outs[1]"))] == ["GG202"]
+
+
+REPACKAGE = """import torch
+import torch.nn as nn
+
+
+def repackage(h):
+    if isinstance(h, tuple):
+        return tuple(repackage(v) for v in h)
+    return h.detach()
+
+
+rnn = nn.GRU(4, 4)
+opt = torch.optim.SGD(rnn.parameters(), lr=0.1)
+h = None
+for _ in range(3):
+    out, h = rnn(torch.randn(5, 1, 4), h)
+    h = repackage(h)
+    opt.zero_grad()
+    out.sum().backward()
+    opt.step()
+"""
+
+
+def test_a_tensor_is_no_tuple():
+    # the repackage helper of every RNN example: its tuple branch never runs on a tensor
+    assert _found(REPACKAGE) == []
+    assert [c for c, _, _ in _found(REPACKAGE.replace("    h = repackage(h)\n", ""))] == ["GG102"]

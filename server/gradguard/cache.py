@@ -59,9 +59,9 @@ from gradguard.fixes import split_lines
 CACHE_ENV = "GRADGUARD_CACHE_DIR"
 """The environment variable that overrides the cache root folder."""
 
-FORMAT = 2
+FORMAT = 3
 """Version of the entry layout; part of the fingerprint (2: internal errors are objects
-with their kind, place and span, no longer strings)."""
+with their kind, place and span, no longer strings; 3: ``deps``, and spans in them)."""
 
 MAX_ENTRY_BYTES = 8 * 2**20
 """Entries are read up to this size (8 MiB; real ones are a few kB); a larger file is
@@ -151,11 +151,14 @@ class ResultCache:
     def _path(self, key: str) -> str:
         return os.path.join(self.folder, key[:2], key[2:] + ".json")
 
-    def get(self, text: str) -> FileResult | None:
+    def get(self, text: str, text_of=None) -> FileResult | None:
         """The cached result of ``text``, or ``None`` when there is no entry or the
-        entry is unreadable, corrupt, or not this text's and this code's. Only a
-        regular file of at most :data:`MAX_ENTRY_BYTES` is read (not through a
-        symbolic link, and never waiting on a FIFO)."""
+        entry is unreadable, corrupt, or not this text's and this code's, or when a
+        module of the user's that the analysis read (``deps``) now has another text
+        (``text_of(path)`` gives its current text, None when it is gone; without
+        ``text_of``, an entry with deps is a miss). Only a regular file of at most
+        :data:`MAX_ENTRY_BYTES` is read (not through a symbolic link, and never waiting
+        on a FIFO)."""
         key = text_key(text)
         try:
             entry = json.loads(_read_regular(self._path(key), MAX_ENTRY_BYTES))
@@ -163,7 +166,15 @@ class ResultCache:
                     or entry.get("fingerprint") != self.fingerprint
                     or entry.get("sha256") != key):
                 return None
-            return _decode_result(entry.get("result"), text)
+            result = entry.get("result")
+            deps = {}
+            for dep in _Decoder.typed(result.get("deps"), list) if type(result) is dict else ():
+                path, sha = (_Decoder.typed(x, str) for x in _Decoder.pair(dep))
+                current = text_of(path) if text_of is not None else None
+                if current is None or text_key(current) != sha:
+                    return None
+                deps[path] = current
+            return _decode_result(result, text, deps)
         except (OSError, ValueError, TypeError, KeyError, RecursionError):
             return None
 
@@ -175,7 +186,10 @@ class ResultCache:
         key = text_key(text)
         try:
             encoded = _encode_result(result)
-            _decode_result(encoded, text)  # (what get() would refuse)
+            deps = {path: _dep_text(path) for path, _ in result.deps}
+            if any(t is None or text_key(t) != sha for (_, sha), t in zip(result.deps, deps.values())):
+                return  # a module changed while it was analysed
+            _decode_result(encoded, text, deps)  # (what get() would refuse)
             data = json.dumps({"gradguard": __version__, "fingerprint": self.fingerprint,
                                "sha256": key, "result": encoded}, separators=(",", ":"))
         except (TypeError, ValueError):
@@ -200,6 +214,13 @@ class ResultCache:
                 os.unlink(tmp)
             except OSError:
                 pass
+
+
+def _dep_text(path: str) -> str | None:
+    """A module's text as the workspace reads it (None when it cannot be read)."""
+    from gradguard.workspace import read_text
+
+    return read_text(path)
 
 
 def _marker_text(fingerprint: str) -> str:
@@ -266,8 +287,8 @@ def _pos(p: Pos) -> list[int]:
     return [p.line, p.column]
 
 
-def _span(s: Span) -> list[list[int]]:
-    return [_pos(s.start), _pos(s.end)]
+def _span(s: Span) -> list:
+    return [_pos(s.start), _pos(s.end)] + ([s.path] if s.path is not None else [])
 
 
 def _message(m: Message) -> dict:
@@ -292,6 +313,7 @@ def _encode_result(r: FileResult) -> dict:
             "pos": _pos(r.syntax_error.pos), "message": r.syntax_error.message},
         "errors": [{"kind": e.kind, "where": e.where, "root": e.root, "span": _span(e.span),
                     "message": e.message} for e in r.errors],
+        "deps": [list(d) for d in r.deps],
     }
 
 
@@ -328,8 +350,10 @@ class _Invalid(ValueError):
 class _Decoder:
     """Checks and rebuilds an encoded result against the text it claims to describe."""
 
-    def __init__(self, text: str):
+    def __init__(self, text: str, deps: dict | None = None):
         self.lengths = [len(line.rstrip("\r\n")) for line in split_lines(text)]
+        self.deps = deps or {}
+        self._dep_lengths: dict = {}
         from gradguard.rules import all_rules
 
         self.codes = {r.code for r in all_rules()}
@@ -358,16 +382,29 @@ class _Decoder:
             raise _Invalid(f"position {line}:{column} is not a position")
         return Pos(line, column)
 
-    def pos(self, value: object) -> Pos:
-        pos, last = self.point(value), len(self.lengths)
-        if pos.line > last + 1 or pos.column > (self.lengths[pos.line - 1]
+    def pos(self, value: object, path: str | None = None) -> Pos:
+        lengths = self.lengths
+        if path is not None:
+            lengths = self._dep_lengths.get(path)
+            if lengths is None:
+                lengths = self._dep_lengths[path] = [
+                    len(line.rstrip("\r\n")) for line in split_lines(self.deps[path])]
+        pos, last = self.point(value), len(lengths)
+        if pos.line > last + 1 or pos.column > (lengths[pos.line - 1]
                                                 if pos.line <= last else 0):
             raise _Invalid(f"position {pos.line}:{pos.column} is outside the text")
         return pos
 
-    def span(self, value: object) -> Span:
-        start, end = self.pair(value)
-        span = Span(self.pos(start), self.pos(end))
+    def span(self, value: object, local: bool = True) -> Span:
+        """A span in the text, or (unless ``local``) ``[start, end, path]`` in one of
+        the modules the result read (``deps``)."""
+        if type(value) is list and len(value) == 3 and not local:
+            start, end, path = value
+            if self.typed(path, str) not in self.deps:
+                raise _Invalid("a span in a file the result did not read")
+        else:
+            (start, end), path = self.pair(value), None
+        span = Span(self.pos(start, path), self.pos(end, path), path)
         if span.end < span.start:
             raise _Invalid("span ends before it starts")
         return span
@@ -396,7 +433,7 @@ class _Decoder:
         if applicability not in ("safe", "unsafe"):
             raise _Invalid("unknown applicability")
         return Fix(self.message(title), tuple(
-            Edit(self.span(span), self.typed(new_text, str))
+            Edit(self.span(span, local=False), self.typed(new_text, str))
             for span, new_text in (self.fields(e, "span", "new_text")
                                    for e in self.typed(edits, list))),
             preferred=self.typed(preferred, bool), applicability=applicability)
@@ -407,7 +444,7 @@ class _Decoder:
         if code not in self.codes:
             raise _Invalid("unknown rule code")
         return Finding(code, self.span(span), self.message(message), tuple(
-            Related(self.span(s), self.message(m))
+            Related(self.span(s, local=False), self.message(m))
             for s, m in (self.fields(r, "span", "message") for r in self.typed(related, list))),
             tuple(self.fix(x) for x in self.typed(fixes, list)))
 
@@ -423,14 +460,19 @@ class _Decoder:
         return EngineError(kind, self.shown(where), root, self.span(span), self.shown(message))
 
 
-def _decode_result(value: object, text: str) -> FileResult:
-    """The :class:`FileResult` encoded in ``value`` for ``text``. Raises ``ValueError``
+def _decode_result(value: object, text: str, deps: dict | None = None) -> FileResult:
+    """The :class:`FileResult` encoded in ``value`` for ``text`` (``deps``: the current
+    text of each module of the user's it records having read). Raises ``ValueError``
     (or ``TypeError``) when ``value`` is not exactly such an encoding."""
-    d = _Decoder(text)
-    findings, syntax_error, errors = d.fields(value, "findings", "syntax_error", "errors")
+    d = _Decoder(text, deps)
+    findings, syntax_error, errors, dep_list = d.fields(
+        value, "findings", "syntax_error", "errors", "deps")
+    if sorted(d.deps) != sorted(p for p, _ in (d.pair(x) for x in d.typed(dep_list, list))):
+        raise _Invalid("the deps are not the ones checked")
     if syntax_error is not None:
         pos, message = d.fields(syntax_error, "pos", "message")
         # (a parser's error position may lie past the text's end: it is only printed)
         syntax_error = SyntaxProblem(d.point(pos), d.shown(message))
     return FileResult(tuple(d.finding(f) for f in d.typed(findings, list)), syntax_error,
-                      tuple(d.error(e) for e in d.typed(errors, list)))
+                      tuple(d.error(e) for e in d.typed(errors, list)),
+                      tuple((p, text_key(d.deps[p])) for p in sorted(d.deps)))

@@ -23,6 +23,7 @@ from gradguard.files import DecodeError, Problem, Source, read_source
 from gradguard.fixes import apply_fixes, compatible_fixes
 from gradguard.rules import N_, engine_error_message
 from gradguard.suppression import unsuppressed
+from gradguard.workspace import Workspace
 
 PARALLEL_THRESHOLD = 4
 """Up to this many files are checked in the calling process."""
@@ -103,16 +104,31 @@ class _Uncached(Exception):
     """The engine would be needed, and was not to be run."""
 
 
+_WORKSPACE: Workspace | None = None
+
+
+def workspace() -> Workspace:
+    """This process's :class:`~gradguard.workspace.Workspace` (each file's imports are
+    looked up under its project root; a module of the user's is read and run once per
+    process, whatever imports it)."""
+    global _WORKSPACE
+    if _WORKSPACE is None:
+        _WORKSPACE = Workspace()
+    return _WORKSPACE
+
+
 def _analyze(text: str, cache: ResultCache | None, engine: bool = True,
-             read: bool = True) -> FileResult:
-    """The engine's result for ``text``: from ``cache`` if it has it (and ``read``),
-    else analysed (and stored in ``cache``); without ``engine``, raises
-    :class:`_Uncached` instead of analysing."""
-    result = cache.get(text) if cache is not None and read else None
+             read: bool = True, path: str | None = None) -> FileResult:
+    """The engine's result for ``text`` (the file at ``path``, whose imports of the
+    user's own modules are followed): from ``cache`` if it has it (and ``read``), else
+    analysed (and stored in ``cache``); without ``engine``, raises :class:`_Uncached`
+    instead of analysing."""
+    ws = workspace()
+    result = cache.get(text, ws.text_of) if cache is not None and read else None
     if result is None:
         if not engine:
             raise _Uncached
-        result = analysis.analyze(text)
+        result = analysis.analyze(text, ws.importer(path) if path is not None else None)
         if cache is not None:
             cache.put(text, result)
     return result
@@ -130,20 +146,22 @@ def _fix_loop(source: Source, task: Task, engine: bool) -> FileReport:
     write its own code): a cached result serves only a text it offers no fix for, and
     every text with fixes is analysed."""
     text, fixed = source.text, []
-    result = task.cache.get(text) if task.cache is not None else None
+    result = task.cache.get(text, workspace().text_of) if task.cache is not None else None
     if result is None or any(f.preferred_fix for f in result.findings):
-        result = _analyze(text, task.cache, engine, read=False)
+        result = _analyze(text, task.cache, engine, read=False, path=task.path)
     findings, error = _select(result, text, task)
     if error is not None:
         return _syntax_problem(task, error)
     errors = _errors(result, task)
     for _ in range(MAX_FIX_ROUNDS):
-        candidates = [(f.code, f.preferred_fix) for f in findings if f.preferred_fix]
+        # (a fix that edits an imported module is offered, not applied to other files)
+        candidates = [(f.code, f.preferred_fix) for f in findings if f.preferred_fix
+                      and f.preferred_fix.in_file]
         chosen = compatible_fixes([fix for _, fix in candidates])
         if not chosen:
             break
         new_text = apply_fixes(text, chosen)
-        new_result = _analyze(new_text, task.cache, engine, read=False)
+        new_result = _analyze(new_text, task.cache, engine, read=False, path=task.path)
         new_findings, error = _select(new_result, new_text, task)
         if error is not None:
             return FileReport(task.path, problem=Problem(
@@ -181,7 +199,7 @@ def check_file(task: Task, engine: bool = True) -> FileReport | None:
     try:
         if task.fix:
             return _fix_loop(source, task, engine)
-        result = _analyze(source.text, task.cache, engine)
+        result = _analyze(source.text, task.cache, engine, path=task.path)
         findings, error = _select(result, source.text, task)
         if error is not None:
             return _syntax_problem(task, error)
@@ -210,7 +228,10 @@ def iter_reports(tasks: list[Task], jobs: int | None = None) -> Iterator[FileRep
     Tasks whose texts' results are all in their cache are reported from this process
     (reading a file and its entry costs less than starting a worker); the others are
     checked in ``jobs`` worker processes (default :func:`default_jobs`) when there are
-    more than :data:`PARALLEL_THRESHOLD` of them and ``jobs`` > 1, else here too."""
+    more than :data:`PARALLEL_THRESHOLD` of them and ``jobs`` > 1, else here too. Each
+    run reads the user's modules afresh (a new :func:`workspace`)."""
+    global _WORKSPACE
+    _WORKSPACE = None
     cached = [check_file(t, engine=False) if t.cache is not None else None for t in tasks]
     todo = [t for t, report in zip(tasks, cached) if report is None]
     jobs = jobs or default_jobs()

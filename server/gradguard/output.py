@@ -85,7 +85,8 @@ def text_report(diagnostics: Iterable[Diagnostic], problems: Iterable[Problem],
         out.append(f"{where} {paint(item.severity, f.code)} [{rule_for(f.code).name}] "
                    f"{f.message.render(tr.gettext)}")
         for r in f.related:
-            out.append(f"    {path}:{r.span.start.line}:{r.span.start.column + 1}: "
+            where = display_path(r.span.path) if r.span.path is not None else path
+            out.append(f"    {where}:{r.span.start.line}:{r.span.start.column + 1}: "
                        f"{r.message.render(tr.gettext)}")
         if f.preferred_fix is not None:
             title = f.preferred_fix.title.render(tr.gettext)
@@ -104,7 +105,8 @@ def summary(diagnostics: list[Diagnostic], problems: list[Problem],
     if diagnostics:
         n = len(diagnostics)
         lines.append(ngettext("Found {count} finding.", "Found {count} findings.", n).format(count=n))
-        fixable = sum(1 for d in diagnostics if d.finding.preferred_fix is not None)
+        fixable = sum(1 for d in diagnostics if d.finding.preferred_fix is not None and
+                      d.finding.preferred_fix.in_file)
         if fixable:
             lines.append(ngettext("{count} of them can be fixed with --fix.",
                                   "{count} of them can be fixed with --fix.", fixable
@@ -141,7 +143,9 @@ def _json_fix(fix: Fix, tr: gettext.NullTranslations) -> dict:
         "message": fix.title.render(tr.gettext),
         "applicability": fix.applicability,
         "edits": [{"content": e.new_text, "location": _loc(e.span.start),
-                   "end_location": _loc(e.span.end)} for e in fix.edits],
+                   "end_location": _loc(e.span.end),
+                   **({"filename": e.span.path} if e.span.path is not None else {})}
+                  for e in fix.edits],
     }
 
 
@@ -186,7 +190,7 @@ def json_report(diagnostics: Iterable[Diagnostic], tr: gettext.NullTranslations,
             "end_location": _loc(f.span.end),
             "fix": _json_fix(preferred, tr) if preferred is not None else None,
             "alternative_fixes": [_json_fix(x, tr) for x in f.fixes if x is not preferred],
-            "related": [{"filename": d.path, "location": _loc(r.span.start),
+            "related": [{"filename": r.span.path or d.path, "location": _loc(r.span.start),
                          "end_location": _loc(r.span.end),
                          "message": r.message.render(tr.gettext)} for r in f.related],
             "url": rule_for(f.code).url,
@@ -231,7 +235,7 @@ def github_report(diagnostics: Iterable[Diagnostic], problems: Iterable[Problem]
         f, span = item.finding, item.finding.span
         text = f.message.render(tr.gettext)
         for r in f.related:
-            text += (f"\n{display_path(item.path)}:{r.span.start.line}:"
+            text += (f"\n{display_path(r.span.path or item.path)}:{r.span.start.line}:"
                      f"{r.span.start.column + 1}: {r.message.render(tr.gettext)}")
         out.append(f"::{_GITHUB_COMMAND[item.severity]} file={path},line={span.start.line},"
                    f"col={span.start.column + 1},endLine={span.end.line},"
@@ -283,15 +287,17 @@ def sarif_report(diagnostics: Iterable[Diagnostic], problems: Iterable[Problem],
         }
         if f.related:
             result["relatedLocations"] = [
-                {"id": i, **_sarif_location(d.path, r.span),
+                {"id": i, **_sarif_location(r.span.path or d.path, r.span),
                  "message": {"text": r.message.render(tr.gettext)}}
                 for i, r in enumerate(f.related, start=1)]
         fixes = [{"description": {"text": x.title.render(tr.gettext)},
-                  "artifactChanges": [{"artifactLocation": _sarif_artifact(d.path),
+                  "artifactChanges": [{"artifactLocation": _sarif_artifact(file),
                                        "replacements": [
                                            {"deletedRegion": _sarif_region(e.span),
                                             "insertedContent": {"text": e.new_text}}
-                                           for e in x.edits]}]}
+                                           for e in x.edits if (e.span.path or d.path) == file]}
+                                      for file in dict.fromkeys(e.span.path or d.path
+                                                                for e in x.edits)]}
                  for x in f.fixes if x.edits]
         if fixes:
             result["fixes"] = fixes

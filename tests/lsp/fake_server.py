@@ -21,7 +21,7 @@ STARTED = threading.Event()
 RELEASE = threading.Event()
 
 
-def fake_analyze(text: str) -> FileResult:
+def fake_analyze(text: str, imports=None) -> FileResult:
     try:
         ast.parse(text)
     except SyntaxError as error:

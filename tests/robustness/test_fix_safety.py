@@ -195,7 +195,7 @@ def test_fix_never_writes_a_fixed_text_that_does_not_parse(char_rnn, monkeypatch
     why and exits 2 (an internal error)."""
     original = char_rnn.read_bytes()
 
-    def breaking(text: str) -> FileResult:
+    def breaking(text: str, imports=None) -> FileResult:
         if "((" in text:
             return FileResult(syntax_error=analyze("((").syntax_error)
         return FileResult(findings=(Finding("GG101", Span.of(1, 0, 1, 1), Message("boom"),

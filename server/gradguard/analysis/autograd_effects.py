@@ -76,9 +76,10 @@ class AutogradEffects:
                 self.state.versions[sub] = self.state.versions.get(sub, 0) + 1
                 self.bump_sites[sub] = self.bump_sites[st]
                 self.bump_tops[sub] = self.bump_tops[st]
-        if st[0] != "param" and self.frame.module_method:
+        if st[0] != "param" and self.frame.module_method and self.frame.gid == self.gid:
             # inside an nn.Module method: the graph it builds is meant to be backwarded,
-            # so changing a tensor a live node saved is a hazard already
+            # so changing a tensor a live node saved is a hazard already (in a module
+            # this file imports, it is reported at the backward here that fails)
             live = {f.id for f in self.frames}
             for sid in self.saved_by.get(st, ()):
                 seg = self.segs[sid]

@@ -291,17 +291,17 @@ class Engine:
         self._roots: dict[str, _RootResult] = {}
         self._known: dict = {}
 
-    def analyze(self, text: str) -> FileResult:
+    def analyze(self, text: str, imports=None) -> FileResult:
         """The findings of ``text``; see :func:`gradguard.analysis.analyze`."""
         if not self.incremental:
-            return self._analyze(text)
+            return self._analyze(text, imports)
         try:
-            return self._analyze(text)
+            return self._analyze(text, imports)
         except RecursionError:  # libcst printing a statement nested too deeply for Python
             self._reset()
-            return Engine().analyze(text)
+            return Engine().analyze(text, imports)
 
-    def _analyze(self, text: str) -> FileResult:
+    def _analyze(self, text: str, imports) -> FileResult:
         if text.startswith("\ufeff"):
             text = text[1:]
         if self.incremental:
@@ -320,13 +320,14 @@ class Engine:
         if not any(tok in text for tok in T.TRIGGER_TOKENS):
             return FileResult()
         errors: list[EngineError] = []
+        deps: set = set()
         try:
-            findings = self._findings(text, module, parsed, errors)
+            findings = self._findings(text, module, parsed, errors, imports, deps)
         except RecursionError:
             self._roots = {}
             return FileResult(syntax_error=SyntaxProblem(Pos(1, 0), "too deeply nested to analyse"))
         return FileResult(findings=tuple(sorted(findings, key=lambda f: (f.span, f.code))),
-                          errors=tuple(errors))
+                          errors=tuple(errors), deps=tuple(sorted(deps)))
 
     def _keep(self, text: str, module: cst.Module) -> None:
         """Move what is kept across texts to ``text``: per-statement facts and positions
@@ -363,14 +364,15 @@ class Engine:
             return None
         return cached if all(codes.get(k) == c for k, c in cached.reads) else None
 
-    def _findings(self, text: str, module: cst.Module, parsed, errors: list) -> list[Finding]:
+    def _findings(self, text: str, module: cst.Module, parsed, errors: list,
+                  imports, deps: set) -> list[Finding]:
         from gradguard.rules import registry
 
         statements = self._statements if self.incremental else {}
         for st in module.body:
             if st not in statements:
                 statements[st] = _Statement(module, st, self._known)
-        main = Interpreter(module)
+        main = Interpreter(module, imports=imports)
         module_errors: list = []
         _isolated(module_errors, "root", "module", main.run_module)
         defs = _keyed_defs(module, statements)
@@ -378,8 +380,8 @@ class Engine:
         # values: alone, with unknown parameters, it would only say less, or guess
         roots = _root_runs(module, statements, defs, main.inlined)
         codes = {key: d.code for key, d in defs.values()}
-        module_key = self._module_key(module, statements, main.inlined) \
-            if self.incremental else ()
+        module_key = self._module_key(module, statements, main.inlined) + \
+            tuple(sorted(main.deps)) if self.incremental else ()
         results: dict = {}
         runs = [(None, main, module_errors)]
         for root in roots:
@@ -397,6 +399,7 @@ class Engine:
             self.last_run["run"] += 1
         src = None
         for root, interp, root_errors in runs:
+            deps |= interp.deps
             found: list = []
             if interp.hazards or interp.detaches or interp.inplace or \
                     interp.accumulations or interp.retained_carries:
@@ -442,8 +445,10 @@ class Engine:
 
     def _source(self, text: str, module: cst.Module, parsed, runs) -> Source:
         hints = [h for _, interp, _ in runs for h in _hints(interp)]
+        foreign = list({gid: m for _, interp, _ in runs for gid, m in interp.loaded.items()}
+                       .values())
         if parsed is None or not parsed.exact:
-            return Source(text, module, hints)
+            return Source(text, module, hints, foreign=foreign)
         header = len(module.header)
         starts = {b.node: line + (header if i == 0 else 0)
                   for i, (b, line) in enumerate(zip(parsed.blocks, parsed.starts))}
@@ -463,13 +468,14 @@ class Engine:
                 line += n
             return out
 
-        return Source(text, module, hints, starts, self._spans, members)
+        return Source(text, module, hints, starts, self._spans, members, foreign)
 
     @staticmethod
     def _module_key(module: cst.Module, statements: dict, inlined: set) -> tuple:
         """What every function root reads besides its own code and what it inlines: the
         module-level statements, the headers of functions and classes, and the full code
-        of the functions and methods the module body interpreted."""
+        of the functions and methods the module body interpreted (and, added by the
+        caller, the texts of the user's modules it imported: their hashes)."""
         key = []
         for st in module.body:
             info = statements[st]
@@ -478,6 +484,6 @@ class Engine:
         return tuple(key)
 
 
-def analyze_text(text: str) -> FileResult:
+def analyze_text(text: str, imports=None) -> FileResult:
     """Analyse one source text; see :func:`gradguard.analysis.analyze`."""
-    return Engine().analyze(text)
+    return Engine().analyze(text, imports)

@@ -17,24 +17,34 @@ MAX_LOOP_NESTING = 5
 
 @dataclass
 class FuncRef:
-    """A function, method or lambda of this file, with the frame it was defined in."""
+    """A function, method or lambda, with the frame it was defined in and the global
+    frame of its module (``gid``: "G" for the analysed file, ``G:<path>`` for a module of
+    the user's it imports)."""
 
     node: cst.FunctionDef | cst.Lambda
     frame: str
     cls: "ClassInfo | None" = None
     no_grad: bool = False
     static: bool = False
+    gid: str = "G"
 
 
 @dataclass
 class ClassInfo:
-    """A class of this file: its methods and whether it is an nn.Module."""
+    """A class: its methods and whether it is an nn.Module. ``key`` names it among the
+    interpreter's classes (its name in the analysed file, ``<gid>.<name>`` in an imported
+    module); ``bases`` are the keys of its bases that are known classes, else their
+    names; ``gid`` is its module's global frame."""
 
     node: cst.ClassDef
     methods: dict
     bases: list
     is_module: bool
     is_optimizer: bool
+    key: str = ""
+    gid: str = "G"
+    attrs: dict = field(default_factory=dict)  # class-level ``name = value``: value node
+    fields: tuple | None = None  # a @dataclass's fields (annotated names), in order; None: not one
 
 
 @dataclass(frozen=True)
@@ -61,7 +71,8 @@ class LoopCtx:
 @dataclass
 class Frame:
     """One function activation: its env key prefix, function node, lexical parent,
-    ``self``, the call that entered it and the arguments' expressions by parameter."""
+    ``self``, the call that entered it and the arguments' expressions by parameter;
+    ``gid`` is the global frame of the module its code is in."""
 
     id: str
     func: cst.CSTNode | None
@@ -77,6 +88,13 @@ class Frame:
     yields: list | None = None
     stmt: cst.CSTNode | None = None
     loops: list = field(default_factory=list)
+    gid: str = "G"
+
+
+def is_global(frame_id: str) -> bool:
+    """Whether ``frame_id`` is a module's global frame (the analysed file's or an
+    imported module's)."""
+    return frame_id == "G" or frame_id.startswith("G:")
 
 
 class Budget(Exception):

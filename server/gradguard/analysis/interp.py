@@ -21,7 +21,7 @@ import libcst as cst
 
 from gradguard.analysis.autograd_effects import AutogradEffects
 from gradguard.analysis.events import Accumulation, DiscardedDetach, Hazard, InplaceHazard
-from gradguard.analysis.frames import MAX_STEPS, Budget, ClassInfo, Frame, FuncRef, LoopCtx
+from gradguard.analysis.frames import MAX_STEPS, Budget, ClassInfo, Frame, FuncRef, LoopCtx, is_global
 from gradguard.analysis.python_semantics import PythonSemantics
 from gradguard.analysis.torch_semantics import TorchSemantics
 from gradguard.analysis.values import EMPTY, Binding, Seg, State, Val
@@ -36,8 +36,16 @@ class Interpreter(PythonSemantics, TorchSemantics, AutogradEffects):
     method; read :attr:`hazards`, :attr:`detaches` and :attr:`segs`.
     """
 
-    def __init__(self, module: cst.Module, tops: dict | None = None):
+    def __init__(self, module: cst.Module, tops: dict | None = None, gid: str = "G",
+                 imports=None):
         self.module = module
+        self.gid = gid
+        self.imports = imports
+        self.method_gids: dict[int, str] = {}
+        self.import_depth = 0
+        self.assigned_memo: dict = {}
+        self.loaded: dict = {}  # gid -> imports.Loaded: the user's modules imported
+        self.deps: set = set()  # (path, sha256) of each
         self.segs: dict[int, Seg] = {}
         self.hazards: list[Hazard] = []
         self.detaches: list[DiscardedDetach] = []
@@ -88,7 +96,7 @@ class Interpreter(PythonSemantics, TorchSemantics, AutogradEffects):
 
     def run_module(self) -> None:
         """Interpret the module body (top-level statements, inlining calls)."""
-        frame = Frame("G", None, None)
+        frame = Frame(self.gid, None, None, gid=self.gid)
         self.frames = [frame]
         self.state = State()
         try:
@@ -97,16 +105,20 @@ class Interpreter(PythonSemantics, TorchSemantics, AutogradEffects):
             pass
         # later roots see the module's names, but not its graphs
         self.global_env = {k: Binding(self._strip(b.val), b.stmt)
-                           for k, b in self.state.env.items() if k[0] in ("G", "@")}
+                           for k, b in self.state.env.items() if k[0] == "@" or is_global(k[0])}
 
     def for_root(self) -> "Interpreter":
         """A fresh interpreter for another root of the same module, starting from what
         :meth:`run_module` left here (module-level names, classes, which objects are
         submodules of which, in-place module constructors) and sharing nothing else, so
         each root's events depend only on the module and that root."""
-        other = Interpreter(self.module, self.tops)
+        other = Interpreter(self.module, self.tops, self.gid, self.imports)
         other.global_env = self.global_env
         other.classes = dict(self.classes)
+        other.method_gids = self.method_gids
+        other.assigned_memo = self.assigned_memo
+        other.loaded = self.loaded
+        other.deps = set(self.deps)
         other.submodules = {k: set(v) for k, v in self.submodules.items()}
         other.inplace_ctors = dict(self.inplace_ctors)
         return other
@@ -114,14 +126,14 @@ class Interpreter(PythonSemantics, TorchSemantics, AutogradEffects):
     def run_function(self, func: cst.FunctionDef, cls: ClassInfo | None) -> None:
         """Interpret one function or method alone, its parameters unknown."""
         self.state = State(dict(self.global_env))
-        self.frames = [Frame("G", None, None)]
+        self.frames = [Frame(self.gid, None, None, gid=self.gid)]
         self.loop_stack = []
         self.no_grad = 0
         self.steps = 0
         self_val = None
         if cls is not None and not self._is_static(func):
             self_val = self._instantiate(cls, func, run_init=func.name.value != "__init__")
-        ref = FuncRef(func, "G", cls, no_grad=self._decorated_no_grad(func))
+        ref = FuncRef(func, self.gid, cls, no_grad=self._decorated_no_grad(func), gid=self.gid)
         try:
             self.call_ref(None, ref, [], {}, self_val, unknown_params=True)
         except Budget:

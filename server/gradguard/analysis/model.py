@@ -23,10 +23,15 @@ class Pos:
 
 @dataclass(frozen=True, order=True)
 class Span:
-    """A half-open range ``[start, end)`` of source text, in :class:`Pos` coordinates."""
+    """A half-open range ``[start, end)`` of source text, in :class:`Pos` coordinates.
+
+    ``path`` is None for the analysed text, else the absolute path of the module of the
+    user's it is in (an imported module: related locations and fix edits may point
+    there; a finding's own span never does)."""
 
     start: Pos
     end: Pos
+    path: str | None = None
 
     @staticmethod
     def of(line: int, col: int, end_line: int, end_col: int) -> "Span":
@@ -36,7 +41,7 @@ class Span:
     def shifted(self, lines: int) -> "Span":
         """The same span moved down by ``lines`` lines (negative moves up)."""
         return Span(Pos(self.start.line + lines, self.start.column),
-                    Pos(self.end.line + lines, self.end.column))
+                    Pos(self.end.line + lines, self.end.column), self.path)
 
 
 @dataclass(frozen=True)
@@ -73,6 +78,11 @@ class Fix:
     edits: tuple[Edit, ...]
     preferred: bool = False
     applicability: str = "safe"
+
+    @property
+    def in_file(self) -> bool:
+        """Whether every edit is in the analysed file (none in an imported module)."""
+        return all(e.span.path is None for e in self.edits)
 
 
 @dataclass(frozen=True)
@@ -148,12 +158,15 @@ class FileResult:
 
     ``errors`` lists internal errors (a bug in one root or one rule, see
     :class:`EngineError`), roots in file order (module body first): the findings of the
-    other roots and rules are still there.
+    other roots and rules are still there. ``deps`` lists ``(path, sha256 of its text)``
+    of each module of the user's the analysis read (imports followed): the result holds
+    while the text and each of those are unchanged.
     """
 
     findings: tuple[Finding, ...] = ()
     syntax_error: SyntaxProblem | None = None
     errors: tuple[EngineError, ...] = ()
+    deps: tuple[tuple[str, str], ...] = ()
 
 
 LineMap = Callable[[int], "int | None"]
@@ -161,6 +174,8 @@ LineMap = Callable[[int], "int | None"]
 
 
 def _moved_span(span: Span, mapped: LineMap) -> Span | None:
+    if span.path is not None:  # in another file: the edit did not move it
+        return span
     start, end = mapped(span.start.line), mapped(span.end.line)
     if start is None or end is None:
         return None
@@ -193,10 +208,12 @@ def finding_lines(finding: Finding) -> tuple[int, int]:
     lines = [finding.span.start.line, finding.span.end.line]
     messages = [finding.message]
     for r in finding.related:
-        lines += (r.span.start.line, r.span.end.line)
+        if r.span.path is None:
+            lines += (r.span.start.line, r.span.end.line)
         messages.append(r.message)
     for fix in finding.fixes:
-        lines += [line for e in fix.edits for line in (e.span.start.line, e.span.end.line)]
+        lines += [line for e in fix.edits if e.span.path is None
+                  for line in (e.span.start.line, e.span.end.line)]
         messages.append(fix.title)
     lines += [v for msg in messages for k, v in msg.args.items()
               if (k == "line" or k.endswith("_line")) and isinstance(v, int)]

@@ -10,10 +10,36 @@ from dataclasses import replace
 import libcst as cst
 
 from gradguard.analysis import torchapi as T
+from gradguard.analysis.imports import load
 from gradguard.analysis.frames import (LOOP_PASSES, MAX_DEPTH, MAX_LOOP_NESTING, ClassInfo,
-                                       Frame, FuncRef, LoopCtx, calls_in, dotted)
+                                       Frame, FuncRef, is_global, LoopCtx, calls_in, dotted)
 from gradguard.analysis.values import (CALLABLE_KINDS, EMPTY, Alts, NONE, SCALAR, UNKNOWN, Binding, Val, join,
                                        join_all, join_states)
+
+
+def _is_main_guard(test) -> bool:
+    """``__name__ == "__main__"``: false in a module that is imported."""
+    return isinstance(test, cst.Comparison) and len(test.comparisons) == 1 and \
+        isinstance(test.left, cst.Name) and test.left.value == "__name__" and \
+        isinstance(test.comparisons[0].operator, cst.Equal) and \
+        isinstance(test.comparisons[0].comparator, cst.SimpleString) and \
+        test.comparisons[0].comparator.evaluated_value == "__main__"
+
+
+_BUILTIN_TYPES = frozenset({"tuple", "list", "dict", "set", "frozenset", "str", "bytes", "int",
+                            "float", "bool", "complex"})
+
+
+def _literal(node) -> Val | None:
+    """The value of a literal constant: True/False/None known, numbers and strings
+    plain scalars; None for anything else."""
+    if isinstance(node, cst.Name) and node.value in ("True", "False"):
+        return Val("scalar", ref=node.value == "True")
+    if isinstance(node, cst.Name) and node.value == "None":
+        return NONE
+    if isinstance(node, (cst.Integer, cst.Float, cst.SimpleString, cst.ConcatenatedString)):
+        return SCALAR
+    return None
 
 
 class PythonSemantics:
@@ -21,9 +47,9 @@ class PythonSemantics:
 
     def lookup_key(self, name: str):
         env = self.state.env
-        fid = self.frame.id
+        fid, gid = self.frame.id, self.frame.gid
         if name in self.frame.globals_:
-            return ("G", name)
+            return (gid, name)
         frames_by_id = {f.id: f for f in self.frames}
         cur = self.frame
         while cur is not None:
@@ -33,7 +59,7 @@ class PythonSemantics:
             cur = frames_by_id.get(cur.parent) if cur.parent else None
         if (fid, name) in env:
             return (fid, name)
-        return ("G", name) if ("G", name) in env else None
+        return (gid, name) if (gid, name) in env else None
 
     def read_name(self, name: str) -> Val:
         key = self.lookup_key(name)
@@ -42,7 +68,7 @@ class PythonSemantics:
         return self.state.env[key].val
 
     def bind(self, name: str, val: Val, stmt=None) -> None:
-        fid = "G" if name in self.frame.globals_ else self.frame.id
+        fid = self.frame.gid if name in self.frame.globals_ else self.frame.id
         self.state.env[(fid, name)] = Binding(val, stmt if stmt is not None else self.frame.stmt)
 
     def key_of(self, node: cst.BaseExpression):
@@ -144,7 +170,7 @@ class PythonSemantics:
             # for its statement, the one a fix edits around
             self.exec_small(stmt, frame.stmt)
             return
-        if frame.id == "G" and id(stmt) in self.tops:
+        if frame.id == self.gid and id(stmt) in self.tops:
             frame.top = stmt
         prev = frame.stmt
         frame.stmt = stmt
@@ -166,7 +192,7 @@ class PythonSemantics:
                 self.exec_try(stmt)
             elif isinstance(stmt, cst.FunctionDef):
                 self.bind(stmt.name.value, Val("func", ref=FuncRef(
-                    stmt, frame.id, no_grad=self._decorated_no_grad(stmt))), stmt)
+                    stmt, frame.id, no_grad=self._decorated_no_grad(stmt), gid=frame.gid)), stmt)
             elif isinstance(stmt, cst.ClassDef):
                 info = self.class_info(stmt)
                 self.bind(stmt.name.value, Val("class", ref=info), stmt)
@@ -223,21 +249,55 @@ class PythonSemantics:
             for alias in small.names:
                 path = dotted(alias.name)
                 if alias.asname is not None:
-                    self.bind(alias.asname.name.value, Val("ns", ref=path))
+                    mod = self._user_module(path, 0, None)
+                    self.bind(alias.asname.name.value, mod or Val("ns", ref=path))
                 else:
                     top = path.split(".")[0]
-                    self.bind(top, Val("ns", ref=top))
+                    self.bind(top, self._user_module(top, 0, None) or Val("ns", ref=top))
         elif isinstance(small, cst.ImportFrom):
             mod = dotted(small.module) if small.module is not None else ""
-            if not isinstance(small.names, cst.ImportStar):
+            level = len(small.relative)
+            if isinstance(small.names, cst.ImportStar):
+                star = self._user_module(mod, level, None)
+                for (fid, name), b in list(self.state.env.items()) if star else ():
+                    if fid == star.ref and not name.startswith("_"):
+                        self.bind(name, b.val)
+            else:
                 for alias in small.names:
                     name = dotted(alias.name)
                     local = alias.asname.name.value if alias.asname else name
-                    self.bind(local, Val("ns", ref=f"{mod}.{name}" if mod else name))
+                    self.bind(local, self._user_module(mod, level, name) or
+                              Val("ns", ref=f"{mod}.{name}" if mod else name))
         elif isinstance(small, cst.Del):
             self._delete(small.target)
         elif isinstance(small, cst.Assert):
             self.eval(small.test)
+
+    def _user_module(self, module: str, level: int, name: str | None) -> Val | None:
+        """What an import names when it is a module of the user's (see
+        :mod:`gradguard.analysis.imports`): the imported definition, or the module itself
+        (a ``ns`` value whose ref is its global frame); None for anything else."""
+        if self.imports is None:
+            return None
+        target = self.imports.resolve(module, level, name)
+        loaded = load(target, self.imports, self.import_depth) if target is not None else None
+        if loaded is None:
+            return None
+        for other in loaded.loaded.values():
+            if other.gid in self.loaded:
+                continue
+            self.loaded[other.gid] = other
+            self.state.env.update(other.env)
+            self.classes.update(other.classes)
+            self.method_gids.update(other.method_gids)
+            self.inplace_ctors.update(other.inplace_ctors)
+            for k, v in other.submodules.items():
+                self.submodules.setdefault(k, set()).update(v)
+        self.deps |= loaded.deps
+        if target.name is None:
+            return Val("ns", ref=loaded.gid)
+        b = self.state.env.get((loaded.gid, target.name))
+        return b.val if b is not None else None
 
     def _delete(self, target) -> None:
         if isinstance(target, (cst.Tuple, cst.List)):
@@ -317,7 +377,8 @@ class PythonSemantics:
                 self._bind_pattern(k.pattern, UNKNOWN)
 
     def exec_if(self, stmt: cst.If) -> None:
-        known = self.truth(self.eval(stmt.test))
+        known = False if self.gid != "G" and self.frame.id == self.gid and \
+            _is_main_guard(stmt.test) else self.truth(self.eval(stmt.test))
         if known is True:
             self.exec_block(stmt.body.body)
             return
@@ -420,25 +481,35 @@ class PythonSemantics:
         self.state = join_states(outs + [self.state])
         return True
 
-    def _isinstance(self, vals) -> Val:
-        """``isinstance(obj, C)`` where ``C`` is a class of this file and ``obj`` a module
-        or object whose class is known: True or False; else an unknown bool."""
+    def _isinstance(self, pos) -> Val:
+        """``isinstance(obj, C)`` where ``C`` is a class of this program and ``obj`` a
+        module or object whose class is known, or ``obj`` is a tensor and ``C`` a builtin
+        container type or ``torch.Tensor``: True or False; else an unknown bool."""
+        vals = [v for v, _ in pos]
+        if len(vals) == 2 and vals[0].kind == "tensor":
+            names = [dotted(e.value) for e in pos[1][1].elements] \
+                if isinstance(pos[1][1], cst.Tuple) else [dotted(pos[1][1])]
+            if all(n in _BUILTIN_TYPES and self.lookup_key(n) is None for n in names):
+                return Val("scalar", ref=False)  # a tensor is no tuple, list, dict, ...
+            if vals[1].kind == "ns" and vals[1].ref == "torch.Tensor":
+                return Val("scalar", ref=True)
+            return SCALAR
         if len(vals) != 2 or vals[1].kind != "class" or vals[0].kind not in ("module", "object"):
             return SCALAR
         ref = vals[0].ref
-        target = vals[1].ref.node.name.value
+        target = vals[1].ref.key
         if isinstance(ref, tuple) and ref and ref[0] == "nn":
             return Val("scalar", ref=False)    # a torch.nn module is no class of this file
         info = self._class_of(vals[0])
         if info is None:
             return SCALAR
-        seen, todo = set(), [info.node.name.value]
+        seen, todo = set(), [info.key]
         while todo:
             name = todo.pop()
             if name == target:
                 return Val("scalar", ref=True)
             if name in seen or name not in self.classes:
-                continue    # a class of another module cannot derive from one of this file
+                continue    # a class we do not have cannot derive from one we have
             seen.add(name)
             todo.extend(self.classes[name].bases)
         return Val("scalar", ref=False)
@@ -453,6 +524,8 @@ class PythonSemantics:
         own = each & item.segs
         if not own:
             return item
+        if item.elts:  # a zip's or enumerate's tuple: each part gets its copy
+            item = replace(item, elts=tuple(self._nth_element(e, each, k) for e in item.elts))
         versions, copies = self.state.versions, set()
         for sid in own:
             cid = sid if not k else self.elem_copies.get((sid, k))
@@ -645,7 +718,7 @@ class PythonSemantics:
         if isinstance(node, (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)):
             return self.eval_comprehension(node)
         if isinstance(node, cst.Lambda):
-            return Val("func", ref=FuncRef(node, self.frame.id))
+            return Val("func", ref=FuncRef(node, self.frame.id, gid=self.frame.gid))
         if isinstance(node, cst.NamedExpr):
             v = self.eval(node.value)
             self.store(node.target, v)
@@ -668,6 +741,9 @@ class PythonSemantics:
         base = self.eval(node.value)
         attr = node.attr.value
         if base.kind == "ns":
+            if isinstance(base.ref, str) and is_global(base.ref):  # a module of the user's
+                b = self.state.env.get((base.ref, attr))
+                return b.val if b is not None else UNKNOWN
             if isinstance(base.ref, Alts):
                 return Val("ns", ref=base.ref.map(lambda r: f"{r}.{attr}"))
             return Val("ns", ref=f"{base.ref}.{attr}" if base.ref is not None else None)
@@ -680,7 +756,10 @@ class PythonSemantics:
             if info is not None:
                 m = self._method(info, attr)
                 if m is not None:
-                    return Val("func", ref=FuncRef(m, "G", info))
+                    return Val("func", ref=self.method_ref(m, info))
+                v = self._class_attr(info, attr)
+                if v is not None:
+                    return v
             if base.kind == "module":
                 if attr in ("weight", "bias"):
                     return Val("tensor", leaf=not self.no_grad)
@@ -765,7 +844,18 @@ class PythonSemantics:
             if k[0] == self.frame.id:
                 del self.state.env[k]
         # the element expression runs once per element (when taken, for a generator)
-        return self._generated([v], start, lazy=isinstance(node, cst.GeneratorExp))
+        out = self._generated([v], start, lazy=isinstance(node, cst.GeneratorExp))
+        if isinstance(node, cst.DictComp):
+            return out
+        if v.kind == "module" and isinstance(v.ref, tuple):
+            # ``[Block(d) for _ in range(n)]``: every element is a module built the same
+            # way; one stands for them all (an nn.Sequential / ModuleList of them runs it)
+            out = replace(out, elts=(v,))
+        elif v.kind == "tensor" and v.store is not None:
+            # ``[conv(x) for conv in convs]``: an element is a tensor made there; an
+            # in-place change of one (``laterals[i] += up``) changes what its op saved
+            out = replace(out, store=v.store)
+        return out
 
     @staticmethod
     def _comp_fors(comp):
@@ -812,14 +902,14 @@ class PythonSemantics:
             if info is not None:
                 fwd = self._method(info, "forward" if info.is_module else "__call__")
                 if fwd is not None:
-                    res = self.call_ref(call, FuncRef(fwd, "G", info), pos, kw, callee)
+                    res = self.call_ref(call, self.method_ref(fwd, info), pos, kw, callee)
                     return res
             if callee.kind == "module":
                 return self.module_call(call, callee, pos)
             return self._propagate(vals)
         if callee.kind == "unknown" and isinstance(func_node, cst.Name):
             key = self.lookup_key(func_node.value)
-            if key is not None and key[0] != "G":
+            if key is not None and not is_global(key[0]):
                 # a callable held in a local variable or parameter: a model when its
                 # function also uses it as one (model.parameters(), model.train(), ...);
                 # else a call we know nothing of (a data transform, a factory)
@@ -827,7 +917,7 @@ class PythonSemantics:
                     return self.module_call(call, Val("module"), pos)
                 return self._propagate(vals)
             if key is None and func_node.value == "isinstance":
-                return self._isinstance(vals)
+                return self._isinstance(pos)
             if key is None and func_node.value in T.CUT_BUILTINS:
                 return SCALAR
             if func_node.value in ("list", "tuple", "sorted", "reversed", "set", "iter"):
@@ -835,6 +925,13 @@ class PythonSemantics:
                 return Val("container", v.segs, v.leaf,
                            elts=vals[0].elts if len(vals) == 1 and vals[0].elts else None,
                            each=v.each)
+            if func_node.value in ("zip", "enumerate") and vals and not kw:
+                # an element is a tuple: (index, element) / one element of each iterable
+                parts = ([SCALAR] if func_node.value == "enumerate" else []) + \
+                    [self._element(v) for v in (vals[:1] if func_node.value == "enumerate" else vals)]
+                v = join_all(vals)
+                item = Val("tuple", v.segs, v.leaf, elts=tuple(parts))
+                return Val("container", v.segs, v.leaf, elts=(item,), each=v.each)
             if func_node.value in ("zip", "enumerate", "map", "filter", "dict"):
                 v = join_all(vals) if vals else NONE
                 return Val("container", v.segs, v.leaf, each=v.each)
@@ -892,7 +989,7 @@ class PythonSemantics:
         if self.depth >= MAX_DEPTH or any(f.func is node for f in self.frames):
             return self._propagate(vals)
         frame = Frame(f"F{next(self._ids)}", node, ref.frame, call=call, self_obj=self_val,
-                      module_method=ref.cls is not None and ref.cls.is_module)
+                      module_method=ref.cls is not None and ref.cls.is_module, gid=ref.gid)
         params = node.params
         names = [p for p in list(params.posonly_params) + list(params.params)]
         args = list(pos)
@@ -972,18 +1069,32 @@ class PythonSemantics:
         return Val(kind, ref=ref)
 
     def _construct(self, call, info: ClassInfo, pos, kw) -> Val:
-        obj = self._instance(info, ("obj", id(call), info.node.name.value))
+        obj = self._instance(info, ("obj", id(call), info.key))
         init = self._method(info, "__init__")
         if init is not None:
-            self.call_ref(call, FuncRef(init, "G", info), pos, kw, obj)
+            self.call_ref(call, self.method_ref(init, info), pos, kw, obj)
+        elif info.fields is not None:
+            # a @dataclass's generated __init__: fields from the arguments, in order
+            # (the others keep their class-level defaults)
+            given = dict(zip(info.fields, (v for v, _ in pos)))
+            given.update((k, v) for k, (v, _) in kw.items() if k in info.fields)
+            for name, v in given.items():
+                self.state.env[("@", obj.ref, name)] = Binding(v, self.frame.stmt)
         return obj
 
+    def _class_attr(self, info: ClassInfo, name: str) -> Val | None:
+        """A class-level attribute (of ``info`` or a base) read through an instance,
+        when its value is a literal constant (a config default: ``learned_freq: bool =
+        True``); else None."""
+        node = next((c.attrs[name] for c in self._mro(info) if name in c.attrs), None)
+        return _literal(node) if node is not None else None
+
     def _instantiate(self, info: ClassInfo, func, run_init: bool) -> Val:
-        obj = self._instance(info, ("self", info.node.name.value))
+        obj = self._instance(info, ("self", info.key))
         init = self._method(info, "__init__")
         if run_init and init is not None:
             saved = self.state.freed
-            self.call_ref(None, FuncRef(init, "G", info), [], {}, obj, unknown_params=True)
+            self.call_ref(None, self.method_ref(init, info), [], {}, obj, unknown_params=True)
             self.state.freed = saved
             # the attributes __init__ set are the object's starting point, without graphs
             for k, b in list(self.state.env.items()):
@@ -1000,38 +1111,69 @@ class PythonSemantics:
             return self.classes.get(v.ref[1])
         return None
 
-    def _method(self, info: ClassInfo, name: str, _seen=None):
-        if name in info.methods:
-            return info.methods[name]
-        seen = _seen or set()
-        for base in info.bases:
-            b = self.classes.get(base)
-            if b is not None and base not in seen:
-                seen.add(base)
-                m = self._method(b, name, seen)
-                if m is not None:
-                    return m
-        return None
+    def _method(self, info: ClassInfo, name: str):
+        return next((c.methods[name] for c in self._mro(info) if name in c.methods), None)
+
+    def _mro(self, info: ClassInfo):
+        """``info`` and its known bases, depth first, each once (Python's MRO for the
+        single-inheritance code this is about)."""
+        seen, todo = set(), [info]
+        while todo:
+            c = todo.pop(0)
+            if c.key in seen:
+                continue
+            seen.add(c.key)
+            yield c
+            todo[:0] = [self.classes[b] for b in c.bases if b in self.classes]
 
     def class_info(self, node: cst.ClassDef) -> ClassInfo:
-        """Record a class of this file (methods, bases, nn.Module-ness)."""
+        """Record a class (methods, bases, nn.Module-ness) defined in this interpreter's
+        module. A base is a known class when the module's global name is bound to one
+        (defined above, or imported from the user's own modules)."""
         name = node.name.value
-        if name in self.classes and self.classes[name].node is node:
-            return self.classes[name]
-        bases = [dotted(a.value) or "" for a in node.bases if a.keyword is None]
-        short = [b.rsplit(".", 1)[-1] for b in bases]
-        methods = {}
+        key = name if self.gid == "G" else f"{self.gid}.{name}"
+        if key in self.classes and self.classes[key].node is node:
+            return self.classes[key]
+        bases, short = [], []
+        for a in node.bases:
+            if a.keyword is not None:
+                continue
+            written = dotted(a.value) or ""
+            short.append(written.rsplit(".", 1)[-1])
+            b = self.state.env.get((self.gid, written)) or self.global_env.get((self.gid, written))
+            known = b.val.ref if b is not None and b.val.kind == "class" and \
+                isinstance(b.val.ref, ClassInfo) else None
+            bases.append(known.key if known is not None else short[-1])
+        methods, attrs, fields = {}, {}, []
         if isinstance(node.body, cst.IndentedBlock):
             for st in node.body.body:
                 if isinstance(st, cst.FunctionDef):
                     methods[st.name.value] = st
-        is_module = any(b in T.MODULE_BASES for b in short) or any(
-            self.classes[b].is_module for b in short if b in self.classes)
-        is_opt = any(b == "Optimizer" for b in short) or any(
-            self.classes[b].is_optimizer for b in short if b in self.classes)
-        info = ClassInfo(node, methods, short, is_module, is_opt)
-        self.classes[name] = info
+                    self.method_gids[id(st)] = self.gid
+                for small in st.body if isinstance(st, cst.SimpleStatementLine) else ():
+                    if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name):
+                        fields.append(small.target.value)
+                        if small.value is not None:
+                            attrs[small.target.value] = small.value
+                    elif isinstance(small, cst.Assign) and len(small.targets) == 1 and \
+                            isinstance(small.targets[0].target, cst.Name):
+                        attrs[small.targets[0].target.value] = small.value
+        is_dataclass = any((dotted(d.decorator.func if isinstance(d.decorator, cst.Call)
+                                   else d.decorator) or "").endswith("dataclass")
+                           for d in node.decorators)
+        known = [self.classes[b] for b in bases if b in self.classes]
+        is_module = any(b in T.MODULE_BASES for b in short) or any(c.is_module for c in known)
+        is_opt = any(b == "Optimizer" for b in short) or any(c.is_optimizer for c in known)
+        info = ClassInfo(node, methods, bases, is_module, is_opt, key, self.gid, attrs,
+                         tuple(fields) if is_dataclass else None)
+        self.classes[key] = info
         return info
+
+    def method_ref(self, method: cst.FunctionDef, info: ClassInfo, static: bool = False) -> FuncRef:
+        """A method found on ``info`` (or a base of it) as a :class:`FuncRef`, to run in
+        the global frame of the module that defines it."""
+        gid = self.method_gids.get(id(method), "G")
+        return FuncRef(method, gid, info, static=static, gid=gid)
 
     @staticmethod
     def _is_static(func) -> bool:

@@ -10,6 +10,7 @@ endings) is kept.
 from __future__ import annotations
 
 import collections
+import os
 import re
 
 import libcst as cst
@@ -20,6 +21,17 @@ from gradguard.analysis.model import Edit, Pos, Span
 # Line breaks as Python and libcst count them (not str.splitlines, which also breaks at
 # \x0b, \x0c, \x1c-\x1e, \x85, \u2028 and \u2029).
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
+
+
+def _newline(text: str) -> str:
+    return "\r\n" if "\r\n" in text else ("\r" if "\r" in text else "\n")
+
+
+def _lines(text: str) -> list[str]:
+    lines = _LINE_BREAK.split(text)
+    if lines and lines[-1] == "":
+        lines.pop()
+    return lines
 
 
 class Source:
@@ -37,13 +49,14 @@ class Source:
     """
 
     def __init__(self, text: str, module: cst.Module, hints=(), starts: dict | None = None,
-                 cache: dict | None = None, members=None):
+                 cache: dict | None = None, members=None, foreign=()):
         self.text = text
         self.module = module
-        self.lines = _LINE_BREAK.split(text)
-        if self.lines and self.lines[-1] == "":
-            self.lines.pop()
-        self.newline = "\r\n" if "\r\n" in text else ("\r" if "\r" in text else "\n")
+        self.lines = _lines(text)
+        self._foreign = list(foreign)  # imports.Loaded: the user's modules imported
+        self._foreign_spans: dict = {}  # path -> {node: Span}
+        self._foreign_lines: dict = {}
+        self.newline = _newline(text)
         self._cache = cache if cache is not None else {}
         self._resolved: list[tuple[int, dict]] = []
         first = [st for st in hints if st in module.body]
@@ -66,13 +79,40 @@ class Source:
         return self._starts
 
     def span(self, node: cst.CSTNode) -> Span:
-        """The node's range (1-based lines, 0-based character columns).
+        """The node's range (1-based lines, 0-based character columns); for a node of
+        an imported module of the user's, with that module's ``path``.
 
-        Raises KeyError for a node that is not part of this module."""
+        Raises KeyError for a node that is not part of this module or those."""
         for offset, spans in self._resolved:
             span = spans.get(node)
             if span is not None:
                 return span.shifted(offset) if offset else span
+        for spans in self._foreign_spans.values():
+            if node in spans:
+                return spans[node]
+        try:
+            return self._local(node)
+        except KeyError:
+            for loaded in self._foreign:
+                if loaded.path not in self._foreign_spans:
+                    self._foreign_spans[loaded.path] = {
+                        n: Span(Pos(r.start.line, r.start.column), Pos(r.end.line, r.end.column),
+                                loaded.path)
+                        for n, r in MetadataWrapper(loaded.module, unsafe_skip_copy=True).resolve(
+                            PositionProvider).items()}
+                    if node in self._foreign_spans[loaded.path]:
+                        return self._foreign_spans[loaded.path][node]
+            raise
+
+    def line_ref(self, node: cst.CSTNode) -> int | str:
+        """The line a node starts on, for a message: its number in this file, or
+        ``file.py:N`` in an imported module."""
+        span = self.span(node)
+        if span.path is None:
+            return span.start.line
+        return f"{os.path.basename(span.path)}:{span.start.line}"
+
+    def _local(self, node: cst.CSTNode) -> Span:
         while self._todo:
             st = self._todo.popleft()
             if isinstance(st, tuple):  # ("member", node, first line) or ("whole", class)
@@ -116,9 +156,24 @@ class Source:
                 for n, r in MetadataWrapper(part, unsafe_skip_copy=True).resolve(
                     PositionProvider).items()}
 
-    def line(self, n: int) -> str:
-        """Line ``n`` (1-based) without its line ending ('' past the end)."""
-        return self.lines[n - 1] if 0 < n <= len(self.lines) else ""
+    def line(self, n: int, path: str | None = None) -> str:
+        """Line ``n`` (1-based) without its line ending ('' past the end), of this file
+        or of the imported module at ``path``."""
+        lines = self._lines_of(path)
+        return lines[n - 1] if 0 < n <= len(lines) else ""
+
+    def _newline_of(self, path: str | None) -> str:
+        return self.newline if path is None else \
+            _newline(next(m.text for m in self._foreign if m.path == path))
+
+    def _lines_of(self, path: str | None) -> list[str]:
+        if path is None:
+            return self.lines
+        lines = self._foreign_lines.get(path)
+        if lines is None:
+            text = next(m.text for m in self._foreign if m.path == path)
+            lines = self._foreign_lines[path] = _lines(text)
+        return lines
 
     def code(self, node: cst.CSTNode, limit: int = 60) -> str:
         """The node's source text on one line, shortened to ``limit`` characters."""
@@ -127,45 +182,48 @@ class Source:
 
     def indent_of(self, stmt: cst.CSTNode) -> str:
         """The indentation (as written) of the line a statement starts on."""
-        line = self.line(self.span(stmt).start.line)
+        span = self.span(stmt)
+        line = self.line(span.start.line, span.path)
         return line[: len(line) - len(line.lstrip())]
 
     # edits -----------------------------------------------------------------
     def insert_line_after(self, stmt: cst.CSTNode, *codes: str) -> Edit:
         """Insert each of ``codes`` as a new line after ``stmt`` (in order), at ``stmt``'s
         indentation; one edit, so the lines cannot be reordered."""
-        end = self.span(stmt).end.line
-        col = len(self.line(end))
+        span = self.span(stmt)
+        end = span.end.line
+        col = len(self.line(end, span.path))
         indent = self.indent_of(stmt)
-        return Edit(Span(Pos(end, col), Pos(end, col)),
-                    "".join(f"{self.newline}{indent}{code}" for code in codes))
+        return Edit(Span(Pos(end, col), Pos(end, col), span.path),
+                    "".join(f"{self._newline_of(span.path)}{indent}{code}" for code in codes))
 
     def insert_line_before(self, stmt: cst.CSTNode, *codes: str) -> Edit:
         """Insert each of ``codes`` as a new line before ``stmt`` (in order), at
         ``stmt``'s indentation; one edit."""
-        start = self.span(stmt).start.line
+        span = self.span(stmt)
+        start = span.start.line
         indent = self.indent_of(stmt)
-        return Edit(Span(Pos(start, 0), Pos(start, 0)),
-                    "".join(f"{indent}{code}{self.newline}" for code in codes))
+        return Edit(Span(Pos(start, 0), Pos(start, 0), span.path),
+                    "".join(f"{indent}{code}{self._newline_of(span.path)}" for code in codes))
 
     def delete_lines(self, stmt: cst.CSTNode) -> Edit:
         """Delete the whole lines a statement occupies."""
         s = self.span(stmt)
-        if s.end.line < len(self.lines):
-            return Edit(Span(Pos(s.start.line, 0), Pos(s.end.line + 1, 0)), "")
+        if s.end.line < len(self._lines_of(s.path)):
+            return Edit(Span(Pos(s.start.line, 0), Pos(s.end.line + 1, 0), s.path), "")
         prev = s.start.line - 1
-        return Edit(Span(Pos(prev, len(self.line(prev))), Pos(s.end.line, len(self.line(s.end.line)))),
-                    "")
+        return Edit(Span(Pos(prev, len(self.line(prev, s.path))),
+                         Pos(s.end.line, len(self.line(s.end.line, s.path))), s.path), "")
 
     def append_to(self, node: cst.CSTNode, text: str) -> Edit:
         """Insert ``text`` right after ``node``."""
-        end = self.span(node).end
-        return Edit(Span(end, end), text)
+        span = self.span(node)
+        return Edit(Span(span.end, span.end, span.path), text)
 
     def prepend_to(self, node: cst.CSTNode, text: str) -> Edit:
         """Insert ``text`` right before ``node``."""
-        start = self.span(node).start
-        return Edit(Span(start, start), text)
+        span = self.span(node)
+        return Edit(Span(span.start, span.start, span.path), text)
 
     def add_keyword(self, call: cst.Call, keyword: str, value: str) -> Edit:
         """Set ``keyword=value`` in a call: replace an existing value or add the argument."""
@@ -174,9 +232,9 @@ class Source:
                 return Edit(self.span(arg.value), value)
         if call.args:
             return self.append_to(call.args[-1].value, f", {keyword}={value}")
-        end = self.span(call).end
-        close = Pos(end.line, end.column - 1)
-        return Edit(Span(close, close), f"{keyword}={value}")
+        span = self.span(call)
+        close = Pos(span.end.line, span.end.column - 1)
+        return Edit(Span(close, close, span.path), f"{keyword}={value}")
 
     def statement_code(self, stmt: cst.SimpleStatementLine) -> str:
         """The code of a one-line statement without its leading blank lines or comments."""

@@ -216,7 +216,7 @@ class TorchSemantics:
         self.ctx_saved[ctx.ref] = []
         self.no_grad += 1
         try:
-            out = self.call_ref(call, FuncRef(fwd, "G", info, static=True),
+            out = self.call_ref(call, self.method_ref(fwd, info, static=True),
                                 [(ctx, call)] + list(pos), kw, None)
         finally:
             self.no_grad -= 1
@@ -328,7 +328,7 @@ class TorchSemantics:
             if m is not None:
                 pos, kw = self._args(call)
                 static = self._is_static(m)
-                return self.call_ref(call, FuncRef(m, "G", info, static=static), pos, kw,
+                return self.call_ref(call, self.method_ref(m, info, static=static), pos, kw,
                                      None if static else recv)
             b = self.state.env.get(("@", recv.ref, attr))
             if b is not None:
@@ -431,7 +431,7 @@ class TorchSemantics:
                     info_r = self._class_of(obj)
                     m = self._method(info_r, attr) if info_r is not None else None
                     if m is not None and not self._is_static(m):
-                        self.call_ref(call, FuncRef(m, "G", info_r), pos, kw, obj)
+                        self.call_ref(call, self.method_ref(m, info_r), pos, kw, obj)
                 return UNKNOWN
             # maybe an object of this file whose method we cannot resolve: it may change
             # the receiver in any way; stay quiet about what it held, and about what
@@ -494,11 +494,21 @@ class TorchSemantics:
         """An unresolved call of method ``attr`` may have run on any object of this file
         whose class defines it: the attributes that method assigns on ``self`` become
         unknown on every such object."""
+        assigned = {}  # object ref -> what that method assigns on it
         for key in [k for k in self.state.env if k[0] == "@"]:
-            info = self._class_of(Val("object", ref=key[1]))
-            m = self._method(info, attr) if info is not None else None
-            if m is not None and key[2] in self_assigned(m):
+            if key[1] not in assigned:
+                info = self._class_of(Val("object", ref=key[1]))
+                m = self._method(info, attr) if info is not None else None
+                assigned[key[1]] = self._self_assigned(m) if m is not None else frozenset()
+            if key[2] in assigned[key[1]]:
                 self.state.env[key] = Binding(UNKNOWN, self.state.env[key].stmt)
+
+    def _self_assigned(self, method) -> frozenset:
+        """:func:`self_assigned`, once per method (kept with the node it is about)."""
+        memo = self.assigned_memo.get(id(method))
+        if memo is None or memo[0] is not method:
+            memo = self.assigned_memo[id(method)] = (method, self_assigned(method))
+        return memo[1]
 
     def _decorated_no_grad(self, func) -> bool:
         for d in getattr(func, "decorators", ()):

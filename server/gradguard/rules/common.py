@@ -111,10 +111,10 @@ def related(h: Hazard, interp: Interpreter, src: Source) -> tuple[Related, ...]:
     )
 
 
-def free_line(h: Hazard, interp: Interpreter, src: Source) -> int:
+def free_line(h: Hazard, interp: Interpreter, src: Source) -> int | str:
     """The line of the backward that freed the graph."""
     seg = graph_seg(h, interp)
-    return src.span(h.frees[h.segs.index(seg.id)].node).start.line
+    return src.line_ref(h.frees[h.segs.index(seg.id)].node)
 
 
 def retain_fix(h: Hazard, src: Source, preferred: bool) -> Fix | None:
@@ -127,7 +127,7 @@ def retain_fix(h: Hazard, src: Source, preferred: bool) -> Fix | None:
     name = call.func.attr.value if isinstance(call.func, cst.Attribute) else ""
     if name not in ("backward", "grad"):
         return None
-    line = src.span(call).start.line
+    line = src.line_ref(call)
     title = Message(N_("Keep the graph for the later backward: retain_graph=True on line "
                        "{line} (its saved tensors stay in memory until the later backward)"),
                     {"line": line}) if preferred else \

@@ -93,7 +93,7 @@ def build(h: Hazard, interp: Interpreter, src: Source) -> Finding:
     """The GG101 finding for a hazard of kind "same"."""
     label, built = C.graph_site(C.graph_seg(h, interp), src, h)
     args = {"tensor": C.tensor_name(h, src), "graph": label,
-            "built_line": src.span(built).start.line,
+            "built_line": src.line_ref(built),
             "freed_line": C.free_line(h, interp, src)}
     message = Message(N_("`{tensor}` is backwarded through the graph of `{graph}` (built on "
                          "line {built_line}), which the backward on line {freed_line} "
@@ -143,7 +143,7 @@ def _detach_at_second_use(h: Hazard, interp: Interpreter, src: Source) -> Fix | 
     name = src.code(node, 40)
     return Fix(Message(N_("Detach `{name}` on line {line}: that loss must not backpropagate "
                           "into the graph that built it"),
-                       {"name": name, "line": src.span(node).start.line}),
+                       {"name": name, "line": src.line_ref(node)}),
                (src.append_to(node, ".detach()"),), preferred=True)
 
 
@@ -189,6 +189,6 @@ def _use_fresh_value(h: Hazard, interp: Interpreter, src: Source) -> Fix | None:
             return Fix(Message(N_("Use `{fresh}` (computed on line {line} and never used) "
                                   "instead of the stale `{stale}`"),
                                {"fresh": key[1], "stale": node.value,
-                                "line": src.span(b.stmt).start.line}),
+                                "line": src.line_ref(b.stmt)}),
                        (Edit(src.span(node), key[1]),), preferred=True)
     return None

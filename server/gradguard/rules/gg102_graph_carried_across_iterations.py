@@ -240,6 +240,6 @@ def _detach_fix(h: Hazard, src: Source, carried) -> Fix | None:
     names = ", ".join(name for name, _ in carried)
     return Fix(Message(N_("Detach `{name}` after the backward on line {line}, so the next "
                           "iteration starts a new graph"),
-                       {"name": names, "line": src.span(after).start.line}),
+                       {"name": names, "line": src.line_ref(after)}),
                (src.insert_line_after(after, *lines),),
                preferred=True)

@@ -75,7 +75,7 @@ def build(h: Hazard, interp: Interpreter, src: Source) -> Finding:
     """The GG103 finding for a hazard of kind "reused"."""
     label, built = C.graph_site(C.graph_seg(h, interp), src, h)
     args = {"tensor": C.tensor_name(h, src), "graph": label,
-            "built_line": src.span(built).start.line,
+            "built_line": src.line_ref(built),
             "freed_line": C.free_line(h, interp, src)}
     message = Message(N_("`{tensor}` uses `{graph}`, built once on line {built_line} before "
                          "the loop; the backward on line {freed_line} frees its graph in the "

@@ -86,8 +86,8 @@ def build(h: InplaceHazard, interp: Interpreter, src: Source) -> Finding:
     bump_node = h.bump[0]
     module = h.seg.label
     args = {"tensor": src.code(h.root, 40) if h.root is not None else "loss",
-            "module": module, "built_line": src.span(h.seg.node).start.line,
-            "update_line": src.span(bump_node).start.line}
+            "module": module, "built_line": src.line_ref(h.seg.node),
+            "update_line": src.line_ref(bump_node)}
     message = Message(N_("`{tensor}` backpropagates through `{module}` as it was on line "
                          "{built_line}, but its parameters were updated in place on line "
                          "{update_line}"), args)
@@ -169,7 +169,7 @@ def reorder_update(h: InplaceHazard, src: Source) -> Fix | None:
             return None
         return Fix(Message(N_("Move the update on line {line} after this backward (all "
                               "backwards first, then the steps)"),
-                           {"line": src.span(step).start.line}),
+                           {"line": src.line_ref(step)}),
                    (src.delete_lines(step),
                     src.insert_line_after(after, src.statement_code(step).strip())),
                    preferred=True)

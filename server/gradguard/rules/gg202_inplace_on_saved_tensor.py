@@ -72,7 +72,7 @@ def build(h: InplaceHazard, interp: Interpreter, src: Source) -> Finding:
     name = src.code(node.args[0].value, 40) if ctor is not False and node.args else \
         _target_name(node, src)
     saver = h.seg.node
-    args = {"name": name, "op": src.code(saver, 40), "saved_line": src.span(saver).start.line}
+    args = {"name": name, "op": src.code(saver, 40), "saved_line": src.line_ref(saver)}
     message = Message(N_("In-place change of `{name}`, which `{op}` (line {saved_line}) "
                          "saved for backward"), args)
     related = (Related(src.span(saver), Message(N_("`{name}` was saved for backward here"),

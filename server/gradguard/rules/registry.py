@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import os
+from dataclasses import replace
+
+from gradguard.analysis.model import Finding, Message, Related
+from gradguard.rules import N_
 from gradguard.rules import (
     gg101_backward_through_freed_graph as gg101,
     gg102_graph_carried_across_iterations as gg102,
@@ -22,7 +27,29 @@ _BY_HAZARD = {"same": gg101, "carried": gg102, "reused": gg103}
 
 def finding_builders(interp, src):
     """For each event of the interpreter, ``(rule code, function returning its findings)``:
-    the engine runs each one in isolation, so a bug in one rule costs only its findings."""
+    the engine runs each one in isolation, so a bug in one rule costs only its findings.
+    Findings are in this file (see :func:`localized`)."""
+    for code, build in _builders(interp, src):
+        yield code, lambda b=build: [f for f in map(localized, b()) if f is not None]
+
+
+def localized(finding: Finding) -> Finding | None:
+    """A finding whose site a rule put in an imported module of the user's (an in-place
+    add inside an imported ``forward``) is reported on its first related location in this
+    file (the backward that will fail), the site becoming a related location; None when
+    nothing of it is in this file (that module's own check reports it)."""
+    if finding.span.path is None:
+        return finding
+    here = next((r for r in finding.related if r.span.path is None), None)
+    if here is None:
+        return None
+    site = Related(finding.span, Message(N_("it happens here, in {file}"),
+                                         {"file": os.path.basename(finding.span.path)}))
+    return replace(finding, span=here.span,
+                   related=(site,) + tuple(r for r in finding.related if r is not here))
+
+
+def _builders(interp, src):
     for hazard in interp.hazards:
         rule = _BY_HAZARD[hazard.kind]
         yield rule.RULE.code, lambda h=hazard, r=rule: [r.build(h, interp, src)]

@@ -1,0 +1,113 @@
+"""The user's own modules an analysed file imports, as the interpreter sees them.
+
+Finding the file an import names is not the engine's business: a caller (the CLI, the
+language server: :mod:`gradguard.workspace`, with jedi) hands :func:`analyze` an
+:class:`Imports`. The engine asks it what ``from model import Net`` (or ``import
+model``) names; for a module of the user's, it parses that module's text, interprets its
+body once (its functions, classes and module-level names, not ``if __name__ ==
+"__main__":`` code, and none of its events: that module is checked on its own), and
+binds the imported names to what that run left. Functions and classes of the imported
+module are then interpreted inline with the caller's values, exactly like the file's
+own (their names resolve in the imported module's global frame, ``G:<path>``), so what
+they do to graphs (a ``forward`` that keeps ``self.hidden``, an in-place add on a saved
+activation, a helper that detaches) is what they do in the file that imports them.
+
+A loaded module is kept in the :class:`Imports`' ``memo`` by path and text, so a
+project is read and run once per run (CLI) or per text (server), whatever imports it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:
+    import libcst as cst
+
+MAX_IMPORT_DEPTH = 4
+"""Imports of imports are followed this deep."""
+
+
+@dataclass(frozen=True)
+class Target:
+    """What an import names in the user's own code: the module file at ``path`` with
+    its ``text``, and ``name``, the definition in it (None: the module itself)."""
+
+    path: str
+    text: str
+    name: str | None = None
+
+
+class Imports(Protocol):
+    """Finds the user's own modules (see :class:`gradguard.workspace.FileImports`)."""
+
+    memo: dict
+
+    def resolve(self, module: str, level: int, name: str | None) -> Target | None:
+        """What ``from <level dots><module> import <name>`` (``name`` None: ``import
+        <module>``) names, when it is the user's code; None for anything else (installed
+        packages, the standard library, what cannot be found)."""
+
+    def for_path(self, path: str) -> "Imports":
+        """The same finder for the imports of the module at ``path``."""
+
+
+def digest(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+@dataclass
+class Loaded:
+    """An imported module after its body ran: its global frame ``gid``, parsed
+    ``module``, what its body left (global bindings and object attributes, graphs
+    stripped; classes; which methods run in which module), and ``deps``, the
+    ``(path, sha256)`` of it and of every module it imported in turn."""
+
+    path: str
+    text: str
+    gid: str
+    module: "cst.Module"
+    env: dict
+    classes: dict
+    method_gids: dict
+    submodules: dict
+    inplace_ctors: dict
+    deps: frozenset
+    loaded: dict = field(default_factory=dict)  # gid -> Loaded, it and its imports
+
+
+def load(target: Target, imports: Imports, depth: int = 0) -> Loaded | None:
+    """The module ``target`` names, run for its definitions (cached in ``imports.memo``);
+    None when it does not parse, is being loaded (an import cycle), is too deep, or its
+    body could not be interpreted (the module's own check reports that)."""
+    from gradguard.analysis.engine import parse
+    from gradguard.analysis.interp import Interpreter
+
+    key = (target.path, digest(target.text))
+    memo = imports.memo
+    if key in memo:
+        return memo[key]
+    if depth >= MAX_IMPORT_DEPTH:
+        return None
+    memo[key] = None  # while loading: a cycle sees nothing
+    module, problem = parse(target.text)
+    if module is None:
+        return None
+    gid = f"G:{target.path}"
+    interp = Interpreter(module, gid=gid, imports=imports.for_path(target.path))
+    interp.import_depth = depth + 1
+    try:
+        interp.run_module()
+    except RecursionError:
+        raise
+    except Exception:  # unknown, as an import we cannot find; its own check reports it
+        return None
+    loaded = Loaded(target.path, target.text, gid, module, interp.global_env, interp.classes,
+                    interp.method_gids, interp.submodules, interp.inplace_ctors,
+                    frozenset(interp.deps | {key}), dict(interp.loaded))
+    loaded.loaded[gid] = loaded
+    for old in [k for k in memo if k[0] == target.path and k != key and memo[k] is not None]:
+        del memo[old]  # an earlier text of the module (an edited buffer)
+    memo[key] = loaded
+    return loaded

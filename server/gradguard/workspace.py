@@ -1,0 +1,157 @@
+"""Which file of the user's an import names, found with jedi.
+
+One :class:`Workspace` per project (a CLI run, a workspace folder of the language
+server). :meth:`Workspace.importer` gives the :class:`FileImports` of one file, which
+the engine asks (see :mod:`gradguard.analysis.imports`). An import is looked up with
+``jedi.Script(...).goto(follow_imports=True)`` on a one-line script holding just that
+import, placed at the importing file's path (so jedi's search path and relative imports
+are that file's), in a ``jedi.Project`` at the project root. jedi is only asked about
+imports whose first name is a file or folder near the importing file (its folder, its
+parents up to the root, the root): ``import torch`` never costs a look-up. Only a
+definition in a ``.py`` file under the root, outside any installed package, counts.
+
+jedi is used only to find files: ``Script`` (never ``Interpreter``), no code of the
+user's is imported or run, and its safety settings stay at their defaults.
+``text_of`` lets the language server hand in open buffers' unsaved text (it wins over
+the disk).
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Callable
+
+from gradguard.analysis.imports import Target
+
+ROOT_MARKERS = ("pyproject.toml", "setup.py", "setup.cfg", ".git")
+_PACKAGE_DIRS = ("site-packages", "dist-packages")
+
+
+def project_root(path: str) -> str:
+    """The folder of the nearest ancestor of ``path`` holding a project marker
+    (pyproject.toml, setup.py, setup.cfg, .git); else ``path``'s own folder."""
+    folder = os.path.dirname(os.path.abspath(path))
+    cur = folder
+    while True:
+        if any(os.path.exists(os.path.join(cur, m)) for m in ROOT_MARKERS):
+            return cur
+        parent = os.path.dirname(cur)
+        if parent == cur:
+            return folder
+        cur = parent
+
+
+def read_text(path: str) -> str | None:
+    """The text of a module of the user's on disk (None when it cannot be read)."""
+    try:
+        with open(path, encoding="utf-8-sig", newline="") as f:
+            return f.read()
+    except (OSError, UnicodeDecodeError):
+        return None
+
+
+class Workspace:
+    """The user's modules under ``root`` (None: each file's :func:`project_root`).
+
+    ``text_of(path)`` gives a file's current text (default: read from disk); look-ups
+    and loaded modules are kept for the workspace's life (:meth:`forget` drops them)."""
+
+    def __init__(self, root: str | None = None,
+                 text_of: Callable[[str], str | None] | None = None):
+        self.root = os.path.abspath(root) if root is not None else None
+        self.text_of = text_of or read_text
+        self.memo: dict = {}
+        self._found: dict = {}
+        self._projects: dict = {}
+
+    def importer(self, path: str) -> "FileImports":
+        """The imports of the file at ``path``."""
+        path = os.path.abspath(path)
+        return FileImports(self, path, self.root or project_root(path))
+
+    def forget(self) -> None:
+        """Drop what was loaded (texts changed); jedi's look-ups stay."""
+        self.memo.clear()
+
+    def _project(self, root: str):
+        import jedi
+
+        project = self._projects.get(root)
+        if project is None:
+            project = self._projects[root] = jedi.Project(root)
+        return project
+
+    def find(self, path: str, root: str, module: str, level: int, name: str | None):
+        """``(file, definition name or None)`` the import names, or None."""
+        key = (os.path.dirname(path), root, module, level, name)
+        if key not in self._found:
+            self._found[key] = self._goto(path, root, module, level, name) \
+                if _maybe_local(path, root, module, level) else None
+        return self._found[key]
+
+    def _goto(self, path, root, module, level, name):
+        import jedi
+
+        dots = "." * level
+        code = f"import {module}" if name is None else f"from {dots}{module} import {name}"
+        column = len(code) - 1
+        try:
+            found = jedi.Script(code, path=path, project=self._project(root)).goto(
+                1, column, follow_imports=True)
+        except Exception:  # jedi failing on one import: that import stays unknown
+            return None
+        for d in found:
+            file = str(d.module_path) if d.module_path is not None else None
+            if file is None or not file.endswith(".py") or not _inside(file, root) or \
+                    os.path.abspath(file) == path:
+                continue
+            if d.type == "module":
+                return file, None
+            return file, d.name
+        return None
+
+
+class FileImports:
+    """The imports of one file, as :class:`gradguard.analysis.imports.Imports`."""
+
+    def __init__(self, workspace: Workspace, path: str, root: str):
+        self.workspace = workspace
+        self.path = path
+        self.root = root
+        self.memo = workspace.memo
+
+    def resolve(self, module: str, level: int, name: str | None) -> Target | None:
+        found = self.workspace.find(self.path, self.root, module, level, name)
+        if found is None:
+            return None
+        file, definition = found
+        text = self.workspace.text_of(file)
+        return Target(file, text, definition) if text is not None else None
+
+    def for_path(self, path: str) -> "FileImports":
+        return FileImports(self.workspace, os.path.abspath(path), self.root)
+
+
+def _inside(file: str, root: str) -> bool:
+    file = os.path.abspath(file)
+    if any(part in _PACKAGE_DIRS for part in file.split(os.sep)):
+        return False
+    return os.path.commonpath([file, root]) == root
+
+
+def _maybe_local(path: str, root: str, module: str, level: int) -> bool:
+    """Whether the import could name a file of the project: relative, or its first name
+    is a module or package beside ``path`` or in a folder above it up to ``root``."""
+    if level:
+        return True
+    first = module.split(".")[0]
+    if not first:
+        return False
+    cur = os.path.dirname(path)
+    while True:
+        if os.path.isfile(os.path.join(cur, first + ".py")) or \
+                os.path.isdir(os.path.join(cur, first)):
+            return True
+        if cur == root or os.path.dirname(cur) == cur or not _inside(cur, root):
+            return False
+        cur = os.path.dirname(cur)

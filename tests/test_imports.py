@@ -1,0 +1,186 @@
+"""Whole programs: the user's own modules an analysed file imports are found (jedi) and
+interpreted like the file's own code. Each buggy program raises under torch 2.13 as
+written here; each look-alike runs and trains."""
+
+import json
+
+import pytest
+
+from gradguard.analysis import analyze
+from gradguard.cache import ResultCache
+from gradguard.workspace import Workspace
+from robustness.robustness_support import cli_in_process
+
+MODEL = """import torch.nn as nn
+
+
+class LM(nn.Module):
+    def __init__(self, vocab=20, dim=8):
+        super().__init__()
+        self.embed = nn.Embedding(vocab, dim)
+        self.rnn = nn.GRU(dim, dim, batch_first=True)
+        self.head = nn.Linear(dim, vocab)
+        self.hidden = None
+
+    def forward(self, tokens):
+        out, self.hidden = self.rnn(self.embed(tokens), self.hidden)
+        return self.head(out)
+"""
+
+UTILS = """def repackage_hidden(h):
+    if isinstance(h, tuple):
+        return tuple(repackage_hidden(v) for v in h)
+    return h.detach()
+"""
+
+TRAIN = """import torch
+import torch.nn.functional as F
+
+from {module} import LM
+{more}
+model = LM()
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for step in range(3):
+    tokens = torch.randint(0, 20, (2, 5))
+{before}    logits = model(tokens)
+    loss = F.cross_entropy(logits.flatten(0, 1), tokens.flatten())
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+"""
+
+REPACKAGE = """    if model.hidden is not None:
+        model.hidden = repackage_hidden(model.hidden)
+"""
+
+
+def _write(folder, files: dict) -> None:
+    for name, text in files.items():
+        path = folder / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+
+
+def _check(path):
+    return analyze(path.read_text(encoding="utf-8"), Workspace().importer(str(path)))
+
+
+def test_state_kept_by_an_imported_forward_is_a_carried_graph(tmp_path):
+    _write(tmp_path, {"model.py": MODEL,
+                      "train.py": TRAIN.format(module="model", more="", before="")})
+    [f] = _check(tmp_path / "train.py").findings
+    assert (f.code, f.span.start.line, f.span.path) == ("GG102", 13, None)
+    assert f.message.render() == (
+        "`loss` reaches the previous iteration's graph through `model.hidden`, which the "
+        "backward on line 13 freed in that iteration")
+    # alone, the import is unknown: nothing to say
+    assert analyze((tmp_path / "train.py").read_text()).findings == ()
+
+
+def test_an_imported_helper_that_detaches_is_followed(tmp_path):
+    _write(tmp_path, {"model.py": MODEL, "utils.py": UTILS, "train.py": TRAIN.format(
+        module="model", more="from utils import repackage_hidden\n", before=REPACKAGE)})
+    result = _check(tmp_path / "train.py")
+    assert result.findings == ()
+    assert sorted(p for p, _ in result.deps) == [str(tmp_path / "model.py"),
+                                                 str(tmp_path / "utils.py")]
+
+
+def test_relative_imports_in_a_package(tmp_path):
+    _write(tmp_path, {"pyproject.toml": "", "pkg/__init__.py": "", "pkg/nets/__init__.py":
+                      "from .lm import LM\n", "pkg/nets/lm.py": MODEL,
+                      "pkg/train.py": TRAIN.format(module=".nets", more="", before="")})
+    [f] = _check(tmp_path / "pkg" / "train.py").findings
+    assert (f.code, f.span.start.line) == ("GG102", 13)
+
+
+INPLACE_MODEL = """import torch.nn as nn
+
+
+class Block(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.body = nn.Sequential(nn.Linear(4, 4), nn.ReLU(inplace=True))
+
+    def forward(self, x):
+        out = self.body(x)
+        out += x
+        return out
+
+
+if __name__ == "__main__":
+    raise SystemExit("not run when imported")
+"""
+
+INPLACE_TRAIN = """import torch
+
+from block import Block
+
+net = Block()
+opt = torch.optim.SGD(net.parameters(), lr=0.1)
+for _ in range(2):
+    loss = net(torch.randn(2, 4)).sum()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+"""
+
+
+def test_an_inplace_change_in_an_imported_forward_is_reported_at_the_backward(tmp_path):
+    _write(tmp_path, {"block.py": INPLACE_MODEL, "train.py": INPLACE_TRAIN})
+    [f] = _check(tmp_path / "train.py").findings
+    block = str(tmp_path / "block.py")
+    assert (f.code, f.span.start.line, f.span.start.column) == ("GG202", 10, 4)
+    assert f.message.render() == ("In-place change of `out`, which `self.body(x)` "
+                                  "(line block.py:10) saved for backward")
+    assert [(r.span.path, r.span.start.line, r.message.render()) for r in f.related] == [
+        (block, 11, "it happens here, in block.py"),
+        (block, 10, "`out` was saved for backward here")]
+    [edit] = f.preferred_fix.edits
+    assert (edit.span.path, edit.span.start.line, edit.new_text) == (block, 11, "out = out + x")
+    assert not f.preferred_fix.in_file
+
+
+def test_cli_json_names_the_imported_file_and_fix_does_not_write_it(tmp_path, monkeypatch):
+    _write(tmp_path, {"block.py": INPLACE_MODEL, "train.py": INPLACE_TRAIN})
+    monkeypatch.chdir(tmp_path)
+    code, out, _ = cli_in_process("check", "--no-cache", "--format", "json", "train.py")
+    [item] = json.loads(out)
+    block = str(tmp_path / "block.py")
+    assert (code, item["code"], item["location"]["row"]) == (1, "GG202", 10)
+    assert [r["filename"] for r in item["related"]] == [block, block]
+    assert item["fix"]["edits"] == [{"content": "out = out + x", "filename": block,
+                                     "location": {"row": 11, "column": 9},
+                                     "end_location": {"row": 11, "column": 17}}]
+    code, out, _ = cli_in_process("check", "--no-cache", "--fix", "train.py")
+    assert (tmp_path / "block.py").read_text() == INPLACE_MODEL
+    assert "can be fixed" not in out
+
+
+def test_the_cache_holds_while_imported_modules_are_unchanged(tmp_path, monkeypatch):
+    monkeypatch.setenv("GRADGUARD_CACHE_DIR", str(tmp_path / "cache"))
+    _write(tmp_path / "p", {"model.py": MODEL,
+                            "train.py": TRAIN.format(module="model", more="", before="")})
+    monkeypatch.chdir(tmp_path / "p")
+    code, out, _ = cli_in_process("check", "train.py")
+    assert code == 1 and "GG102" in out
+    text = (tmp_path / "p" / "train.py").read_text()
+    assert ResultCache.open().get(text, Workspace().text_of) is not None
+    # the model now detaches what it keeps: the cached result no longer holds
+    (tmp_path / "p" / "model.py").write_text(MODEL.replace(
+        "self.hidden = None\n", "self.hidden = None\n\n    def step_done(self):\n"
+        "        pass\n").replace("return self.head(out)",
+                                 "self.hidden = self.hidden.detach()\n        return self.head(out)"))
+    assert ResultCache.open().get(text, Workspace().text_of) is None
+    code, out, _ = cli_in_process("check", "train.py")
+    assert (code, out) == (0, "All checks passed.\n")
+
+
+@pytest.mark.parametrize("line", ["import torch", "import numpy as np", "from os import path"])
+def test_installed_packages_are_never_looked_up(tmp_path, line):
+    """jedi is asked only about imports that could name a file of the project."""
+    ws = Workspace()
+    (tmp_path / "a.py").write_text(line + "\n")
+    module = line.split()[1]
+    assert ws.find(str(tmp_path / "a.py"), str(tmp_path), module, 0, None) is None
+    assert ws._projects == {}  # no jedi project was even made
