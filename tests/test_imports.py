@@ -184,3 +184,18 @@ def test_installed_packages_are_never_looked_up(tmp_path, line):
     module = line.split()[1]
     assert ws.find(str(tmp_path / "a.py"), str(tmp_path), module, 0, None) is None
     assert ws._projects == {}  # no jedi project was even made
+
+
+def test_looking_up_imports_starts_no_process(tmp_path, monkeypatch):
+    """jedi's default environment would run a Python of the user's to ask for its paths."""
+    import subprocess
+
+    _write(tmp_path, {"model.py": MODEL,
+                      "train.py": TRAIN.format(module="model", more="", before="")})
+
+    def refuse(*args, **kwargs):
+        raise AssertionError(f"a process was started: {args}")
+
+    monkeypatch.setattr(subprocess.Popen, "__init__", refuse)
+    [f] = _check(tmp_path / "train.py").findings
+    assert f.code == "GG102"

@@ -11,7 +11,11 @@ parents up to the root, the root): ``import torch`` never costs a look-up. Only 
 definition in a ``.py`` file under the root, outside any installed package, counts.
 
 jedi is used only to find files: ``Script`` (never ``Interpreter``), no code of the
-user's is imported or run, and its safety settings stay at their defaults.
+user's is imported or run, its safety settings stay at their defaults, and its
+environment is ``InterpreterEnvironment`` (this process's own ``sys.path``, read in
+process): jedi's default environment would start a Python of the user's (a virtualenv's,
+whose ``.pth`` files and ``sitecustomize`` run code) to ask it for its paths. Only files
+under the project root count, so the installed packages jedi sees do not matter.
 ``text_of`` lets the language server hand in open buffers' unsaved text (it wins over
 the disk).
 """
@@ -63,6 +67,7 @@ class Workspace:
         self.memo: dict = {}
         self._found: dict = {}
         self._projects: dict = {}
+        self._environment = None
 
     def importer(self, path: str) -> "FileImports":
         """The imports of the file at ``path``."""
@@ -95,9 +100,11 @@ class Workspace:
         dots = "." * level
         code = f"import {module}" if name is None else f"from {dots}{module} import {name}"
         column = len(code) - 1
+        if self._environment is None:
+            self._environment = jedi.InterpreterEnvironment()
         try:
-            found = jedi.Script(code, path=path, project=self._project(root)).goto(
-                1, column, follow_imports=True)
+            found = jedi.Script(code, path=path, project=self._project(root),
+                                environment=self._environment).goto(1, column, follow_imports=True)
         except Exception:  # jedi failing on one import: that import stays unknown
             return None
         for d in found:
