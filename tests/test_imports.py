@@ -199,3 +199,10 @@ def test_looking_up_imports_starts_no_process(tmp_path, monkeypatch):
     monkeypatch.setattr(subprocess.Popen, "__init__", refuse)
     [f] = _check(tmp_path / "train.py").findings
     assert f.code == "GG102"
+
+
+def test_a_script_imports_the_package_of_a_src_layout(tmp_path):
+    _write(tmp_path, {".git/HEAD": "", "src/lmpkg/__init__.py": "", "src/lmpkg/model.py": MODEL,
+                      "scripts/train.py": TRAIN.format(module="lmpkg.model", more="", before="")})
+    [f] = _check(tmp_path / "scripts" / "train.py").findings
+    assert (f.code, f.span.start.line) == ("GG102", 13)

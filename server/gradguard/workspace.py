@@ -83,7 +83,9 @@ class Workspace:
 
         project = self._projects.get(root)
         if project is None:
-            project = self._projects[root] = jedi.Project(root)
+            src = os.path.join(root, "src")
+            project = self._projects[root] = jedi.Project(
+                root, added_sys_path=[src] if os.path.isdir(src) else ())
         return project
 
     def find(self, path: str, root: str, module: str, level: int, name: str | None):
@@ -148,17 +150,22 @@ def _inside(file: str, root: str) -> bool:
 
 def _maybe_local(path: str, root: str, module: str, level: int) -> bool:
     """Whether the import could name a file of the project: relative, or its first name
-    is a module or package beside ``path`` or in a folder above it up to ``root``."""
+    is a module or package beside ``path``, in a folder above it up to ``root``, or in
+    ``root/src`` (the src layout)."""
     if level:
         return True
     first = module.split(".")[0]
     if not first:
         return False
+
+    def has(folder: str) -> bool:
+        return os.path.isfile(os.path.join(folder, first + ".py")) or \
+            os.path.isdir(os.path.join(folder, first))
+
     cur = os.path.dirname(path)
     while True:
-        if os.path.isfile(os.path.join(cur, first + ".py")) or \
-                os.path.isdir(os.path.join(cur, first)):
+        if has(cur):
             return True
         if cur == root or os.path.dirname(cur) == cur or not _inside(cur, root):
-            return False
+            return has(os.path.join(root, "src"))
         cur = os.path.dirname(cur)
