@@ -211,3 +211,44 @@ def test_parameters_of_a_sequential_are_its_childrens():
     # the loss recomputed after the clipping is fine
     assert analyze(CLIP.format(backward="critic(torch.randn(2, 4)).mean().backward()")
                    ).findings == ()
+
+
+FROZEN_TEACHER = """import torch
+import torch.nn as nn
+
+
+class Teacher(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.body = nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Linear(8, 4))
+
+    def forward(self, x):
+        return self.body(x)
+
+
+teacher = Teacher()
+FREEZE
+student = nn.Linear(4, 4)
+opt = torch.optim.SGD(student.parameters(), lr=0.1)
+target = teacher(torch.randn(2, 4))
+for _ in range(3):
+    loss = ((student(torch.randn(2, 4)) - target) ** 2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+"""
+
+
+def test_a_frozen_network_builds_no_graph():
+    # targets made once by a teacher whose parameters require no grad: no graph to free
+    for freeze in ("teacher.requires_grad_(False)",
+                   "for p in teacher.parameters():\n    p.requires_grad_(False)",
+                   "for p in teacher.parameters():\n    p.requires_grad = False"):
+        assert analyze(FROZEN_TEACHER.replace("FREEZE", freeze)).findings == (), freeze
+    # eval() freezes nothing: the targets' graph is freed by the first backward
+    [f] = analyze(FROZEN_TEACHER.replace("FREEZE", "teacher.eval()")).findings
+    assert (f.code, f.span.start.line) == ("GG103", 22)
+    # requires_grad_(True) undoes it
+    [f] = analyze(FROZEN_TEACHER.replace(
+        "FREEZE", "teacher.requires_grad_(False)\nteacher.requires_grad_(True)")).findings
+    assert (f.code, f.span.start.line) == ("GG103", 23)

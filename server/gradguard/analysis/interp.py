@@ -44,6 +44,7 @@ class Interpreter(PythonSemantics, TorchSemantics, AutogradEffects):
         self.method_gids: dict[int, str] = {}
         self.import_depth = 0
         self.assigned_memo: dict = {}
+        self.frozen: set = set()  # module refs whose parameters do not require grad
         self.loaded: dict = {}  # gid -> imports.Loaded: the user's modules imported
         self.deps: set = set()  # (path, sha256) of each
         self.segs: dict[int, Seg] = {}
@@ -121,6 +122,7 @@ class Interpreter(PythonSemantics, TorchSemantics, AutogradEffects):
         other.deps = set(self.deps)
         other.submodules = {k: set(v) for k, v in self.submodules.items()}
         other.inplace_ctors = dict(self.inplace_ctors)
+        other.frozen = set(self.frozen)
         return other
 
     def run_function(self, func: cst.FunctionDef, cls: ClassInfo | None) -> None:

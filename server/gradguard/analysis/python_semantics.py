@@ -99,6 +99,10 @@ class PythonSemantics:
                     self.store(e, item, stmt)
         elif isinstance(target, cst.Attribute):
             base = self.eval(target.value)
+            if target.attr.value == "requires_grad" and isinstance(base.store, tuple) and \
+                    base.store[0] == "param" and val.kind == "scalar" and isinstance(val.ref, bool):
+                # ``for p in net.parameters(): p.requires_grad = False``
+                self.set_frozen(base.store[1], val.ref)
             if base.kind in ("object", "module") and base.ref is not None and \
                     not isinstance(base.ref, str):
                 self.state.env[("@", base.ref, target.attr.value)] = Binding(val, stmt)
@@ -762,7 +766,7 @@ class PythonSemantics:
                     return v
             if base.kind == "module":
                 if attr in ("weight", "bias"):
-                    return Val("tensor", leaf=not self.no_grad)
+                    return Val("tensor", leaf=not self.no_grad and base.ref not in self.frozen)
                 return Val("module") if attr not in T.CUT_ATTRIBUTES else UNKNOWN
             return UNKNOWN
         if base.kind == "module":

@@ -4,6 +4,8 @@ optimizers, grad modes), module calls and tensor methods, as the tables of
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import libcst as cst
 import libcst.matchers as match
 
@@ -108,7 +110,9 @@ class TorchSemantics:
             # Identity returns its input, Flatten a view of it: no node that saves
             v = pos[0][0]
             return v if v.kind == "tensor" else Val("tensor", v.segs, v.leaf, store=v.store)
-        if self.no_grad:
+        if self.no_grad or (ref is not None and ref in self.frozen and
+                            not any(v.grad for v, _ in pos)):
+            # (a frozen module on inputs that need no grad: no graph at all)
             return Val("tensor", store=self.fresh_store())
         inputs = tuple((node, v.segs) for v, node in pos
                        if isinstance(node, (cst.Name, cst.Attribute, cst.Subscript)) and v.segs)
@@ -373,6 +377,8 @@ class TorchSemantics:
             self.frame.eval_mode = (attr == "eval") != (bool(pos) and
                                                         literal_truth(pos[0][1]) is False)
         if recv.kind == "module":
+            if attr == "requires_grad_" and isinstance(recv.ref, tuple):
+                self.set_frozen(recv.ref, literal_truth(pos[0][1]) if pos else True)
             if attr in ("to", "cuda", "cpu", "train", "eval", "float", "double",
                         "requires_grad_", "half"):
                 return recv
@@ -455,6 +461,10 @@ class TorchSemantics:
         if attr == "detach_":
             self._cut_in_place(func.value, recv)
             return Val("tensor")
+        if attr == "requires_grad_" and isinstance(recv.store, tuple) and recv.store[0] == "param":
+            # ``for p in net.parameters(): p.requires_grad_(False)``
+            self.set_frozen(recv.store[1], literal_truth(pos[0][1]) if pos else True)
+            return recv
         if attr == "requires_grad_":
             flag = literal_truth(pos[0][1]) if pos else True
             v = Val("tensor", recv.segs, flag is not False and not self.no_grad)
@@ -509,6 +519,22 @@ class TorchSemantics:
         if memo is None or memo[0] is not method:
             memo = self.assigned_memo[id(method)] = (method, self_assigned(method))
         return memo[1]
+
+    def set_frozen(self, ref, flag: bool | None) -> None:
+        """``requires_grad_(False)`` on a module, or on each of its parameters (also
+        ``p.requires_grad = False``): the module and its submodules no longer make a
+        graph from their parameters; ``requires_grad_()`` / ``(True)`` undoes it. A flag
+        that is not a literal (None) changes nothing."""
+        if flag is None:
+            return
+        refs = self._descendants({ref})
+        if flag:
+            self.frozen -= refs
+            return
+        self.frozen |= refs
+        for k, b in list(self.state.env.items()):
+            if k[0] == "@" and k[1] in refs and b.val.kind == "tensor" and b.val.leaf:
+                self.state.env[k] = Binding(replace(b.val, leaf=False), b.stmt)
 
     def _decorated_no_grad(self, func) -> bool:
         for d in getattr(func, "decorators", ()):
