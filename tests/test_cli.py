@@ -77,8 +77,13 @@ def test_json_output_on_stdout_problems_on_stderr(project, synthetic, capsys):
     write(project / "b.py", "SYNTAX\n")
     code, out, err = run(capsys, "check", "--format", "json")
     assert code == 1
-    assert [(i["filename"], i["code"], i["location"]) for i in json.loads(out)] == [
-        (str(project / "a.py"), "GG101", {"row": 1, "column": 1})]
+    items = json.loads(out)
+    assert [(i["filename"], i["code"], i["location"]) for i in items] == [
+        (str(project / "a.py"), "GG101", {"row": 1, "column": 1}),
+        (str(project / "b.py"), None, {"row": 2, "column": 5})]
+    # a syntax error is an entry with a null code, as ruff reports one
+    assert (items[1]["kind"], items[1]["message"]) == ("syntax-error",
+                                                       "syntax error: unexpected token")
     assert err == "b.py:2:5: syntax error: unexpected token\n"
 
 

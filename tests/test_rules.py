@@ -5,6 +5,7 @@ from pathlib import Path
 import pytest
 
 from gradguard.analysis import analyze
+from gradguard.analysis.model import Pos
 from gradguard.fixes import apply_edits
 from gradguard.rules import all_rules
 
@@ -120,8 +121,25 @@ def test_no_grad_blocks_build_no_graph():
 def test_syntax_error_is_reported_not_raised():
     result = analyze("def f(:\n    loss.backward()\n")
     assert result.findings == () and result.syntax_error is not None
-    assert result.syntax_error.pos.line == 2
-    assert result.syntax_error.message == "expected one of ), *, **, NAME"
+    # CPython's message and place (libcst said "expected one of ), *, **, NAME", line 2)
+    assert (result.syntax_error.pos, result.syntax_error.message) == (Pos(1, 6), "invalid syntax")
+    result = analyze("def f(x)\n    return x\n")
+    assert (result.syntax_error.pos, result.syntax_error.message) == (Pos(1, 8), "expected ':'")
+    # syntax newer than this Python's (libcst parses it) is analysed, not reported
+    assert analyze("type Vec = list[float]\n").syntax_error is None
+
+
+def test_syntax_error_messages_are_translated():
+    from gradguard.i18n import render
+    from gradguard.rules import syntax_error_message
+
+    assert render(syntax_error_message("expected ':'"), "zh_CN") == "语法错误：缺少 ':'"
+    assert render(syntax_error_message("'(' was never closed"), "zh_CN") == \
+        "语法错误：'(' 没有闭合"
+    assert render(syntax_error_message(
+        "expected an indented block after 'for' statement on line 3"), "en") == \
+        "syntax error: expected an indented block after 'for' statement on line 3"
+    assert render(syntax_error_message("something new"), "zh_CN") == "语法错误：something new"
 
 
 def _only(src, code):

@@ -21,7 +21,7 @@ from gradguard.cache import ResultCache
 from gradguard.config import Settings, rule_enabled, severity_for
 from gradguard.files import DecodeError, Problem, Source, read_source
 from gradguard.fixes import apply_fixes, compatible_fixes
-from gradguard.rules import N_, engine_error_message
+from gradguard.rules import N_, engine_error_message, syntax_error_message
 from gradguard.suppression import unsuppressed
 from gradguard.workspace import Workspace
 
@@ -136,7 +136,7 @@ def _analyze(text: str, cache: ResultCache | None, engine: bool = True,
 
 def _syntax_problem(task: Task, error: SyntaxProblem) -> FileReport:
     return FileReport(task.path, problem=Problem(
-        task.path, error.pos, Message(N_("syntax error: {message}"), {"message": error.message})))
+        task.path, error.pos, syntax_error_message(error.message), syntax=True))
 
 
 def _fix_loop(source: Source, task: Task, engine: bool) -> FileReport:

@@ -190,7 +190,8 @@ def _run_check(args: argparse.Namespace, tr: gettext.NullTranslations) -> int:
     elif args.format == "github":
         sys.stdout.write(output.github_report(diagnostics, problems + errors, tr))
     else:
-        report = (output.json_report(diagnostics, tr, errors) if args.format == "json"
+        report = (output.json_report(diagnostics, tr, errors + [p for p in problems if p.syntax])
+                  if args.format == "json"
                   else output.sarif_report(diagnostics, problems + errors, tr))
         sys.stdout.write(report)
         sys.stderr.write(output.problem_lines(problems + errors, tr))

@@ -35,7 +35,8 @@ class Problem:
     ``path`` is absolute; ``pos`` (1-based line, 0-based column) is set when the
     problem has a place in the file, and ``end`` when that place is a range (the header
     of the function an engine error is about); ``message`` is the translatable text
-    after the location (e.g. "syntax error: ..."). ``internal`` marks a bug in GradGuard.
+    after the location (e.g. "syntax error: ..."). ``internal`` marks a bug in GradGuard;
+    ``syntax`` a text that does not parse.
     """
 
     path: str
@@ -43,6 +44,7 @@ class Problem:
     message: Message
     internal: bool = False
     end: Pos | None = None
+    syntax: bool = False
 
 
 @dataclass(frozen=True)

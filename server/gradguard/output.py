@@ -158,14 +158,16 @@ def json_report(diagnostics: Iterable[Diagnostic], tr: gettext.NullTranslations,
     Each internal error of the engine (``errors``: a function that could not be
     analysed) is an entry of the same list, with the same fields: ``"code": null``,
     ``"kind": "internal-error"``, ``"severity": "error"``, the message, and the location
-    of the function's header (line 1 for the module body); no fix, no url."""
+    of the function's header (line 1 for the module body); no fix, no url. A syntax error
+    (an error problem with ``syntax`` set) is such an entry too, ``"kind":
+    "syntax-error"``, at Python's position of the error (ruff reports one the same way)."""
     items = []
     for d in sorted([*diagnostics, *errors], key=_sort_key):
         if isinstance(d, Problem):
             pos = d.pos or Pos(1, 0)
             items.append({
                 "code": None,
-                "kind": "internal-error",
+                "kind": "syntax-error" if d.syntax else "internal-error",
                 "name": None,
                 "severity": "error",
                 "message": d.message.render(tr.gettext),
@@ -269,9 +271,9 @@ def sarif_report(diagnostics: Iterable[Diagnostic], problems: Iterable[Problem],
                  tr: gettext.NullTranslations) -> str:
     """The ``sarif`` format: a SARIF 2.1.0 log with one run. The driver lists every rule
     (docs in Markdown); each result has its level (info -> note), location, related
-    locations and fixes; problems (internal errors of the engine included) become tool
-    execution notifications of level "error", and an internal error marks the
-    invocation unsuccessful (``executionSuccessful: false``). URIs are relative to ``%SRCROOT%``, the
+    locations and fixes; problems (syntax errors and internal errors of the engine
+    included) become tool execution notifications of level "error", and mark the
+    invocation unsuccessful (``executionSuccessful: false``): some code went unchecked. URIs are relative to ``%SRCROOT%``, the
     current directory, for files inside it; columns count Unicode code points."""
     rules = all_rules()
     index = {r.code: i for i, r in enumerate(rules)}
@@ -330,7 +332,7 @@ def sarif_report(diagnostics: Iterable[Diagnostic], problems: Iterable[Problem],
                     "defaultConfiguration": {"level": _SARIF_LEVEL[r.severity]},
                 } for r in rules],
             }},
-            "invocations": [{"executionSuccessful": not any(p.internal for p in problems),
+            "invocations": [{"executionSuccessful": not problems,
                              "toolExecutionNotifications": notifications}],
             "originalUriBaseIds": {"%SRCROOT%": {"uri": Path.cwd().as_uri().rstrip("/") + "/"}},
             "columnKind": "unicodeCodePoints",

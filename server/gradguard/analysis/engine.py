@@ -35,30 +35,40 @@ _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
 
-def _too_deep(text: str) -> bool:
-    """Whether the text nests deeper than Python itself accepts (CPython's parser refuses
-    it cleanly; libcst's native parser would overflow the C stack and kill the process)."""
+def _python_syntax_error(text: str) -> SyntaxProblem | None:
+    """The syntax error CPython reports for the text (its own message, line and column:
+    ``expected ':'`` where the error is), None when CPython parses it. Nesting too deep
+    for Python's parser is reported as such (libcst's native parser would overflow the
+    C stack and kill the process)."""
     try:
         with warnings.catch_warnings():  # invalid escapes etc.: not ours to report
             warnings.simplefilter("ignore")
             ast.parse(text)
     except SyntaxError as e:
-        return "too many nested" in str(e)
+        if "too many nested" in str(e):
+            return SyntaxProblem(Pos(1, 0), "too deeply nested to analyse")
+        line = e.lineno or 1
+        return SyntaxProblem(Pos(line, max((e.offset or 1) - 1, 0)), e.msg or "invalid syntax")
     except (RecursionError, MemoryError):
-        return True
+        return SyntaxProblem(Pos(1, 0), "too deeply nested to analyse")
     except ValueError:  # NUL bytes: libcst reports those itself
-        return False
-    return False
+        return None
+    return None
 
 
 def parse(text: str) -> tuple[cst.Module | None, SyntaxProblem | None]:
-    """Parse with libcst's native parser; a syntax error (or nesting too deep for the
-    parser) becomes a :class:`SyntaxProblem` instead of an exception."""
-    if _too_deep(text):
-        return None, SyntaxProblem(Pos(1, 0), "too deeply nested to analyse")
+    """Parse with libcst's native parser; a syntax error (CPython's message and place
+    when CPython rejects the text too, else libcst's: syntax newer than the running
+    Python's is parsed), or nesting too deep for the parser, becomes a
+    :class:`SyntaxProblem` instead of an exception."""
+    python = _python_syntax_error(text)
+    if python is not None and python.message == "too deeply nested to analyse":
+        return None, python
     try:
         return cst.parse_module(text), None
     except cst.ParserSyntaxError as e:
+        if python is not None:  # (newer syntax than this Python's parses with libcst)
+            return None, python
         line, col, msg = _syntax_message(e)
         return None, SyntaxProblem(Pos(line, col), msg)
     except RecursionError:

@@ -8,6 +8,8 @@ test suite runs, and the functions that turn the engine's hazard events into
 
 from __future__ import annotations
 
+import re
+import string
 from dataclasses import dataclass, field
 
 from gradguard.analysis.model import EngineError, Message
@@ -37,6 +39,43 @@ def engine_error_message(error: EngineError) -> Message:
             N_("internal error: could not analyse function `{function}` ({error}); its "
                "findings are missing")
     return Message(msgid, args)
+
+
+# CPython's most common syntax error messages, as messages of ours (so they are
+# translated); the pattern's groups are the message's arguments, in order
+_SYNTAX_MESSAGES = tuple((re.compile(pattern), msgid) for pattern, msgid in (
+    (r"expected ':'", N_("syntax error: expected ':'")),
+    (r"invalid syntax", N_("syntax error: invalid syntax")),
+    (r"invalid syntax\. Perhaps you forgot a comma\?",
+     N_("syntax error: invalid syntax. Perhaps you forgot a comma?")),
+    (r"unexpected indent", N_("syntax error: unexpected indent")),
+    (r"unindent does not match any outer indentation level",
+     N_("syntax error: unindent does not match any outer indentation level")),
+    (r"expected an indented block after (.+) on line (\d+)",
+     N_("syntax error: expected an indented block after {after} on line {line}")),
+    (r"'(.)' was never closed", N_("syntax error: '{bracket}' was never closed")),
+    (r"unmatched '(.)'", N_("syntax error: unmatched '{bracket}'")),
+    (r"closing parenthesis '(.)' does not match opening parenthesis '(.)'(?: on line (\d+))?",
+     N_("syntax error: closing parenthesis '{closing}' does not match opening parenthesis "
+        "'{opening}'")),
+    (r"unterminated string literal \(detected at line (\d+)\)",
+     N_("syntax error: unterminated string literal (detected at line {line})")),
+    (r"unterminated triple-quoted string literal \(detected at line (\d+)\)",
+     N_("syntax error: unterminated triple-quoted string literal (detected at line {line})")),
+    (r"too deeply nested to analyse", N_("syntax error: too deeply nested to analyse")),
+))
+
+
+def syntax_error_message(message: str) -> Message:
+    """What the user is told about a text that does not parse: Python's own message
+    (``expected ':'``), one of ours when it is a common one (so it is translated)."""
+    for pattern, msgid in _SYNTAX_MESSAGES:
+        m = pattern.fullmatch(message)
+        if m is not None:
+            names = [n for _, n, _, _ in string.Formatter().parse(msgid) if n]
+            values = [int(g) if g.isdigit() else g for g in m.groups() if g is not None]
+            return Message(msgid, dict(zip(names, values)))
+    return Message(N_("syntax error: {message}"), {"message": message})
 
 
 @dataclass(frozen=True)
