@@ -206,3 +206,102 @@ def test_a_script_imports_the_package_of_a_src_layout(tmp_path):
                       "scripts/train.py": TRAIN.format(module="lmpkg.model", more="", before="")})
     [f] = _check(tmp_path / "scripts" / "train.py").findings
     assert (f.code, f.span.start.line) == ("GG102", 13)
+
+
+UTILS_DETACH = """def detach_state(h):
+    return h.detach()
+
+
+def carry(h):
+    return h
+"""
+
+STATE_TRAIN = """import torch
+import torch.nn as nn
+{imports}
+
+rnn = nn.RNN(4, 4)
+opt = torch.optim.SGD(rnn.parameters(), lr=0.1)
+hidden = torch.zeros(1, 1, 4)
+for _ in range(3):
+    out, hidden = rnn(torch.randn(5, 1, 4), hidden)
+    hidden = {call}(hidden)
+    opt.zero_grad()
+    out.sum().backward()
+    opt.step()
+"""
+
+
+@pytest.mark.parametrize("imports, call", [
+    ("import utils", "utils.detach_state"),
+    ("import utils as U", "U.detach_state"),
+    ("from utils import detach_state", "detach_state"),
+    ("from utils import *", "detach_state"),
+])
+def test_a_helper_reached_through_the_module_is_followed(tmp_path, imports, call):
+    _write(tmp_path, {"utils.py": UTILS_DETACH,
+                      "train.py": STATE_TRAIN.format(imports=imports, call=call)})
+    assert _check(tmp_path / "train.py").findings == ()
+    # the same helper that keeps the graph: the carried hidden state is found
+    carry = call.replace("detach_state", "carry")
+    _write(tmp_path, {"train.py": STATE_TRAIN.format(imports=imports, call=carry)})
+    assert [f.code for f in _check(tmp_path / "train.py").findings] == ["GG102"]
+
+
+def test_star_import_takes_what_all_lists(tmp_path):
+    # the local carry detaches; model.carry is not in model.__all__, so it stays local
+    _write(tmp_path, {"model.py": '__all__ = ["detach_state"]\n' + UTILS_DETACH,
+                      "train.py": STATE_TRAIN.format(
+                          imports="def carry(h):\n    return h.detach()\n\n\nfrom model import *",
+                          call="carry")})
+    assert _check(tmp_path / "train.py").findings == ()
+
+
+def test_import_of_a_submodule_binds_the_package_and_its_attributes(tmp_path):
+    _write(tmp_path, {"pyproject.toml": "", "nets/__init__.py": "", "nets/rnn/__init__.py": "",
+                      "nets/rnn/lm.py": MODEL,
+                      "train.py": TRAIN.format(module="nets.rnn.lm", more="", before="").replace(
+                          "from nets.rnn.lm import LM\n", "import nets.rnn.lm\n").replace(
+                          "model = LM()", "model = nets.rnn.lm.LM()")})
+    [f] = _check(tmp_path / "train.py").findings
+    assert (f.code, f.span.start.line) == ("GG102", 13)
+
+
+TRAINER = """def gan_step(netG, netD, optG, optD, z):
+    fake = netG(z)
+    optD.zero_grad()
+    errD = netD(fake).mean()
+    errD.backward()
+    optD.step()
+    optG.zero_grad()
+    errG = -netD(fake).mean()
+    errG.backward()
+    optG.step()
+"""
+
+GAN_LOOP = """import torch
+import torch.nn as nn
+from trainer import gan_step
+
+netG, netD = nn.Linear(8, 8), nn.Sequential(nn.Linear(8, 8), nn.Tanh(), nn.Linear(8, 1))
+optG = torch.optim.Adam(netG.parameters(), lr=2e-4)
+optD = torch.optim.Adam(netD.parameters(), lr=2e-4)
+for step in range(3):
+    gan_step(netG, netD, optG, optD, torch.randn(4, 8))
+"""
+
+
+def test_a_hazard_inside_an_imported_function_is_reported_at_its_call(tmp_path):
+    # the file has no backward of its own: it is analysed because it calls, in a loop,
+    # a function of a module of the user's that has one
+    _write(tmp_path, {"trainer.py": TRAINER, "train.py": GAN_LOOP})
+    [f] = _check(tmp_path / "train.py").findings
+    trainer = str(tmp_path / "trainer.py")
+    assert (f.code, f.span.start.line, f.span.start.column, f.span.end.column) == \
+        ("GG101", 9, 4, 55)
+    assert [(r.span.path, r.span.start.line, r.message.render()) for r in f.related][:2] == [
+        (trainer, 9, "it happens here, in trainer.py"),
+        (trainer, 2, "graph of `fake` built here")]
+    # the fixed step (the discriminator loss on fake.detach()) is clean
+    _write(tmp_path, {"trainer.py": TRAINER.replace("errD = netD(fake)", "errD = netD(fake.detach())")})
+    assert _check(tmp_path / "train.py").findings == ()

@@ -151,12 +151,14 @@ class ResultCache:
     def _path(self, key: str) -> str:
         return os.path.join(self.folder, key[:2], key[2:] + ".json")
 
-    def get(self, text: str, text_of=None) -> FileResult | None:
+    def get(self, text: str, text_of=None, path: str | None = None) -> FileResult | None:
         """The cached result of ``text``, or ``None`` when there is no entry or the
         entry is unreadable, corrupt, or not this text's and this code's, or when a
         module of the user's that the analysis read (``deps``) now has another text
         (``text_of(path)`` gives its current text, None when it is gone; without
-        ``text_of``, an entry with deps is a miss). Only a regular file of at most
+        ``text_of``, an entry with deps is a miss), or when the entry was made for the
+        file at another ``path`` (the same text beside other modules imports other code;
+        an entry is kept per text, the last file's). Only a regular file of at most
         :data:`MAX_ENTRY_BYTES` is read (not through a symbolic link, and never waiting
         on a FIFO)."""
         key = text_key(text)
@@ -165,6 +167,8 @@ class ResultCache:
             if (type(entry) is not dict or entry.get("gradguard") != __version__
                     or entry.get("fingerprint") != self.fingerprint
                     or entry.get("sha256") != key):
+                return None
+            if path is not None and entry.get("path") not in (None, path):
                 return None
             result = entry.get("result")
             deps = {}
@@ -178,7 +182,7 @@ class ResultCache:
         except (OSError, ValueError, TypeError, KeyError, RecursionError):
             return None
 
-    def put(self, text: str, result: FileResult) -> None:
+    def put(self, text: str, result: FileResult, path: str | None = None) -> None:
         """Store ``result`` as the analysis of ``text`` (atomically). Results that
         :meth:`get` would refuse (a message argument that is not a str or int, a
         control character, an unknown msgid), results over :data:`MAX_ENTRY_BYTES`,
@@ -190,8 +194,11 @@ class ResultCache:
             if any(t is None or text_key(t) != sha for (_, sha), t in zip(result.deps, deps.values())):
                 return  # a module changed while it was analysed
             _decode_result(encoded, text, deps)  # (what get() would refuse)
-            data = json.dumps({"gradguard": __version__, "fingerprint": self.fingerprint,
-                               "sha256": key, "result": encoded}, separators=(",", ":"))
+            entry = {"gradguard": __version__, "fingerprint": self.fingerprint,
+                     "sha256": key, "result": encoded}
+            if path is not None:
+                entry["path"] = path
+            data = json.dumps(entry, separators=(",", ":"))
         except (TypeError, ValueError):
             return
         if len(data) > MAX_ENTRY_BYTES:  # (ASCII: json.dumps escapes the rest)

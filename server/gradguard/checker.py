@@ -124,13 +124,13 @@ def _analyze(text: str, cache: ResultCache | None, engine: bool = True,
     analysed (and stored in ``cache``); without ``engine``, raises :class:`_Uncached`
     instead of analysing."""
     ws = workspace()
-    result = cache.get(text, ws.text_of) if cache is not None and read else None
+    result = cache.get(text, ws.text_of, path) if cache is not None and read else None
     if result is None:
         if not engine:
             raise _Uncached
         result = analysis.analyze(text, ws.importer(path) if path is not None else None)
         if cache is not None:
-            cache.put(text, result)
+            cache.put(text, result, path)
     return result
 
 
@@ -146,7 +146,8 @@ def _fix_loop(source: Source, task: Task, engine: bool) -> FileReport:
     write its own code): a cached result serves only a text it offers no fix for, and
     every text with fixes is analysed."""
     text, fixed = source.text, []
-    result = task.cache.get(text, workspace().text_of) if task.cache is not None else None
+    result = task.cache.get(text, workspace().text_of, task.path) if task.cache is not None \
+        else None
     if result is None or any(f.preferred_fix for f in result.findings):
         result = _analyze(text, task.cache, engine, read=False, path=task.path)
     findings, error = _select(result, text, task)

@@ -33,7 +33,9 @@ _PACKAGE_DIRS = ("site-packages", "dist-packages")
 
 def project_root(path: str) -> str:
     """The folder of the nearest ancestor of ``path`` holding a project marker
-    (pyproject.toml, setup.py, setup.cfg, .git); else ``path``'s own folder."""
+    (pyproject.toml, setup.py, setup.cfg, .git); else the folder holding the outermost
+    package ``path`` is in (folders with ``__init__.py`` above it), else ``path``'s own
+    folder."""
     folder = os.path.dirname(os.path.abspath(path))
     cur = folder
     while True:
@@ -41,16 +43,22 @@ def project_root(path: str) -> str:
             return cur
         parent = os.path.dirname(cur)
         if parent == cur:
-            return folder
+            break
         cur = parent
+    top = folder
+    while os.path.isfile(os.path.join(top, "__init__.py")) and os.path.dirname(top) != top:
+        top = os.path.dirname(top)
+    return top
 
 
 def read_text(path: str) -> str | None:
-    """The text of a module of the user's on disk (None when it cannot be read)."""
+    """The text of a module of the user's on disk, decoded as Python does (its coding
+    cookie, else UTF-8); None when it cannot be read or decoded."""
+    from gradguard.files import DecodeError, read_source
+
     try:
-        with open(path, encoding="utf-8-sig", newline="") as f:
-            return f.read()
-    except (OSError, UnicodeDecodeError):
+        return read_source(path).text
+    except (OSError, DecodeError, UnicodeError):
         return None
 
 
@@ -68,15 +76,25 @@ class Workspace:
         self._found: dict = {}
         self._projects: dict = {}
         self._environment = None
+        self._tokens: dict = {}
 
     def importer(self, path: str) -> "FileImports":
         """The imports of the file at ``path``."""
         path = os.path.abspath(path)
         return FileImports(self, path, self.root or project_root(path))
 
+    def has_tokens(self, file: str, tokens: tuple) -> bool:
+        """Whether the text of ``file`` holds one of ``tokens`` (kept per file)."""
+        key = (file, tokens)
+        if key not in self._tokens:
+            text = self.text_of(file) or ""
+            self._tokens[key] = any(t in text for t in tokens)
+        return self._tokens[key]
+
     def forget(self) -> None:
-        """Drop what was loaded (texts changed); jedi's look-ups stay."""
+        """Drop what was loaded and what texts hold (texts changed); jedi's look-ups stay."""
         self.memo.clear()
+        self._tokens.clear()
 
     def _project(self, root: str):
         import jedi
@@ -140,6 +158,10 @@ class FileImports:
     def for_path(self, path: str) -> "FileImports":
         return FileImports(self.workspace, os.path.abspath(path), self.root)
 
+    def may_reach(self, module: str, level: int, name: str | None, tokens) -> bool:
+        return any(self.workspace.has_tokens(file, tuple(tokens))
+                   for file in _candidates(self.path, self.root, module, level, name))
+
 
 def _inside(file: str, root: str) -> bool:
     file = os.path.abspath(file)
@@ -169,3 +191,35 @@ def _maybe_local(path: str, root: str, module: str, level: int) -> bool:
         if cur == root or os.path.dirname(cur) == cur or not _inside(cur, root):
             return has(os.path.join(root, "src"))
         cur = os.path.dirname(cur)
+
+
+def _candidates(path: str, root: str, module: str, level: int, name: str | None):
+    """The files of the project an import may name, by their names: ``a/b.py``, or
+    ``a/b/name.py`` for ``from a.b import name`` (a package's ``__init__`` only when it is
+    what is imported: it re-exports what its modules define, which are looked at in
+    their own right), relative to
+    the importing file's package for a relative import, else to its folder, the folders
+    above it up to ``root``, and ``root/src``."""
+    parts = [p for p in module.split(".") if p]
+    if level:
+        base = os.path.dirname(path)
+        for _ in range(level - 1):
+            base = os.path.dirname(base)
+        bases = [base]
+    else:
+        if not parts or not _maybe_local(path, root, module, 0):
+            return
+        bases, cur = [], os.path.dirname(path)
+        while True:
+            bases.append(cur)
+            if cur == root or os.path.dirname(cur) == cur or not _inside(cur, root):
+                break
+            cur = os.path.dirname(cur)
+        bases.append(os.path.join(root, "src"))
+    for base in bases:
+        target = os.path.join(base, *parts)
+        for file in ([target + ".py"] if parts else []) + \
+                ([os.path.join(target, name + ".py")] if name else
+                 [os.path.join(target, "__init__.py")]):
+            if os.path.isfile(file):
+                yield file

@@ -26,6 +26,7 @@ import libcst as cst
 
 from gradguard.analysis import torchapi as T
 from gradguard.analysis.blocks import BlockParser, common_prefix, common_suffix
+from gradguard.analysis.frames import dotted
 from gradguard.analysis.interp import Interpreter
 from gradguard.analysis.model import (MODULE_SPAN, EngineError, FileResult, Finding, Pos, Span,
                                       SyntaxProblem, finding_lines, moved_error, moved_finding)
@@ -90,18 +91,70 @@ def _syntax_message(e: cst.ParserSyntaxError) -> tuple[int, int, str]:
     return e.raw_line, e.raw_column, msg
 
 
-def _triggered(defs: dict) -> set:
+def _triggered(defs: dict, imported: frozenset = frozenset()) -> set:
     """The functions and methods (of ``defs``: node -> :class:`_Def`) from which a
     backward-like call can be reached, by text (a function whose code names a triggered
-    function is triggered)."""
+    function, or a name imported from a module of the user's that has a backward-like
+    call, ``imported``, is triggered)."""
     hot = {n for n, d in defs.items() if d.trigger}
     changed = True
     while changed:
-        hot_names = {defs[n].name for n in hot} | {"forward"}
+        hot_names = {defs[n].name for n in hot} | {"forward"} | imported
         new = {n for n, d in defs.items() if n not in hot and d.words & hot_names}
         changed = bool(new)
         hot |= new
     return hot
+
+
+def _imported_triggers(module: cst.Module, imports, text: str) -> frozenset:
+    """The names this module binds by importing them from a module of the user's whose
+    text has a backward-like call (``imports.may_reach``: by the files' text, without
+    resolving anything), at module level (also inside ``if`` / ``try``), and calls in a
+    loop of its own (a training loop that calls an imported step; by the text: a loop
+    keyword and a call of the name)."""
+    if not _LOOP.search(text):
+        return frozenset()
+    out = set()
+    todo = list(module.body)
+    while todo:
+        st = todo.pop()
+        todo.extend(_nested_statements(st))
+        for small in st.body if isinstance(st, cst.SimpleStatementLine) else ():
+            if isinstance(small, cst.ImportFrom) and not isinstance(small.names, cst.ImportStar):
+                mod = dotted(small.module) if small.module is not None else ""
+                for alias in small.names:
+                    name = dotted(alias.name)
+                    if imports.may_reach(mod, len(small.relative), name, T.TRIGGER_TOKENS):
+                        out.add(alias.asname.name.value if alias.asname else name)
+            elif isinstance(small, cst.ImportFrom):  # import *: a name we cannot see
+                mod = dotted(small.module) if small.module is not None else ""
+                if imports.may_reach(mod, len(small.relative), None, T.TRIGGER_TOKENS):
+                    out.add("*")
+            elif isinstance(small, cst.Import):
+                for alias in small.names:
+                    path = dotted(alias.name)
+                    if imports.may_reach(path, 0, None, T.TRIGGER_TOKENS):
+                        out.add(alias.asname.name.value if alias.asname else path.split(".")[0])
+    return frozenset(n for n in out if n == "*" or re.search(rf"\b{re.escape(n)}\s*[.(]", text))
+
+
+_LOOP = re.compile(r"^\s*(?:async\s+)?(?:for|while)\b", re.M)
+
+
+def _nested_statements(st):
+    """The statements in the blocks of an ``if`` / ``try`` (code that runs at import)."""
+    blocks = []
+    if isinstance(st, cst.If):
+        blocks = [st.body, st.orelse.body if isinstance(st.orelse, cst.Else) else None]
+        if isinstance(st.orelse, cst.If):
+            yield st.orelse
+    elif isinstance(st, cst.Try) or type(st).__name__ == "TryStar":
+        blocks = [st.body, *(h.body for h in st.handlers),
+                  st.orelse.body if st.orelse is not None else None,
+                  st.finalbody.body if st.finalbody is not None else None]
+    for block in blocks:
+        if isinstance(block, cst.IndentedBlock):
+            yield from block.body
 
 
 def _hints(interp: Interpreter) -> list:
@@ -243,10 +296,12 @@ def _keyed_defs(module: cst.Module, statements: dict) -> dict:
     return out
 
 
-def _root_runs(module: cst.Module, statements: dict, defs: dict, inlined: set) -> list:
+def _root_runs(module: cst.Module, statements: dict, defs: dict, inlined: set,
+               imported: frozenset = frozenset()) -> list:
     """The function roots in file order: every triggered function and method the module
-    body did not reach."""
-    hot = {f for f in _triggered({n: d for n, (_, d) in defs.items()}) if id(f) not in inlined}
+    body did not reach (``imported``: see :func:`_triggered`)."""
+    hot = {f for f in _triggered({n: d for n, (_, d) in defs.items()}, imported)
+           if id(f) not in inlined}
     return [_Root(defs[node][0], defs[node][1].qualname, node, stmt if node is not stmt else None)
             for stmt in module.body for node in statements[stmt].defs if node in hot]
 
@@ -327,12 +382,14 @@ class Engine:
         if parsed is not None and not parsed.exact:
             self._roots = {}  # positions are libcst's, not the text's: nothing to move
         self._keep(text, module)
-        if not any(tok in text for tok in T.TRIGGER_TOKENS):
+        imported = _imported_triggers(module, imports, text) if imports is not None \
+            else frozenset()
+        if not imported and not any(tok in text for tok in T.TRIGGER_TOKENS):
             return FileResult()
         errors: list[EngineError] = []
         deps: set = set()
         try:
-            findings = self._findings(text, module, parsed, errors, imports, deps)
+            findings = self._findings(text, module, parsed, errors, imports, deps, imported)
         except RecursionError:
             self._roots = {}
             return FileResult(syntax_error=SyntaxProblem(Pos(1, 0), "too deeply nested to analyse"))
@@ -375,7 +432,7 @@ class Engine:
         return cached if all(codes.get(k) == c for k, c in cached.reads) else None
 
     def _findings(self, text: str, module: cst.Module, parsed, errors: list,
-                  imports, deps: set) -> list[Finding]:
+                  imports, deps: set, imported: frozenset) -> list[Finding]:
         from gradguard.rules import registry
 
         statements = self._statements if self.incremental else {}
@@ -388,7 +445,7 @@ class Engine:
         defs = _keyed_defs(module, statements)
         # a function the module's code reached was interpreted with its callers' real
         # values: alone, with unknown parameters, it would only say less, or guess
-        roots = _root_runs(module, statements, defs, main.inlined)
+        roots = _root_runs(module, statements, defs, main.inlined, imported)
         codes = {key: d.code for key, d in defs.values()}
         module_key = self._module_key(module, statements, main.inlined) + \
             tuple(sorted(main.deps)) if self.incremental else ()

@@ -52,6 +52,11 @@ class Imports(Protocol):
     def for_path(self, path: str) -> "Imports":
         """The same finder for the imports of the module at ``path``."""
 
+    def may_reach(self, module: str, level: int, name: str | None, tokens) -> bool:
+        """Whether the import may name code of the user's whose text holds one of
+        ``tokens`` (a cheap guess from file names and texts, resolving nothing: it
+        decides whether a file without a backward of its own is worth analysing)."""
+
 
 def digest(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
@@ -75,6 +80,7 @@ class Loaded:
     inplace_ctors: dict
     deps: frozenset
     loaded: dict = field(default_factory=dict)  # gid -> Loaded, it and its imports
+    exports: frozenset | None = None  # ``__all__`` when a literal list or tuple of strings
 
 
 def load(target: Target, imports: Imports, depth: int = 0) -> Loaded | None:
@@ -106,8 +112,27 @@ def load(target: Target, imports: Imports, depth: int = 0) -> Loaded | None:
     loaded = Loaded(target.path, target.text, gid, module, interp.global_env, interp.classes,
                     interp.method_gids, interp.submodules, interp.inplace_ctors,
                     frozenset(interp.deps | {key}), dict(interp.loaded))
+    loaded.exports = _exports(module)
     loaded.loaded[gid] = loaded
     for old in [k for k in memo if k[0] == target.path and k != key and memo[k] is not None]:
         del memo[old]  # an earlier text of the module (an edited buffer)
     memo[key] = loaded
     return loaded
+
+
+def _exports(module) -> frozenset | None:
+    """The names a module's ``__all__`` lists (the last module-level assignment of a
+    literal list or tuple of strings), None when it has none (``import *`` then takes
+    every public name)."""
+    import libcst as cst
+
+    names = None
+    for st in module.body:
+        for small in st.body if isinstance(st, cst.SimpleStatementLine) else ():
+            if isinstance(small, cst.Assign) and any(
+                    isinstance(t.target, cst.Name) and t.target.value == "__all__"
+                    for t in small.targets) and isinstance(small.value, (cst.List, cst.Tuple)):
+                values = [e.value.evaluated_value for e in small.value.elements
+                          if isinstance(e.value, cst.SimpleString)]
+                names = frozenset(v for v in values if isinstance(v, str))
+    return names

@@ -256,16 +256,29 @@ class PythonSemantics:
                     mod = self._user_module(path, 0, None)
                     self.bind(alias.asname.name.value, mod or Val("ns", ref=path))
                 else:
-                    top = path.split(".")[0]
-                    self.bind(top, self._user_module(top, 0, None) or Val("ns", ref=top))
+                    # ``import a.b.c`` binds ``a``; each module is an attribute of its parent
+                    parts = path.split(".")
+                    top = self._user_module(parts[0], 0, None)
+                    self.bind(parts[0], top or Val("ns", ref=parts[0]))
+                    parent = top
+                    for i in range(1, len(parts) if top is not None else 0):
+                        sub = self._user_module(".".join(parts[:i + 1]), 0, None)
+                        if sub is None:
+                            break
+                        key = (parent.ref, parts[i])
+                        if key not in self.state.env:
+                            self.state.env[key] = Binding(sub, self.frame.stmt)
+                        parent = sub
         elif isinstance(small, cst.ImportFrom):
             mod = dotted(small.module) if small.module is not None else ""
             level = len(small.relative)
             if isinstance(small.names, cst.ImportStar):
                 star = self._user_module(mod, level, None)
-                for (fid, name), b in list(self.state.env.items()) if star else ():
-                    if fid == star.ref and not name.startswith("_"):
-                        self.bind(name, b.val)
+                exported = self.loaded[star.ref].exports if star is not None else None
+                for key, b in list(self.state.env.items()) if star else ():
+                    if key[0] == star.ref and (key[1] in exported if exported is not None
+                                               else not key[1].startswith("_")):
+                        self.bind(key[1], b.val)
             else:
                 for alias in small.names:
                     name = dotted(alias.name)

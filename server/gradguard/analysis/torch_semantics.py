@@ -11,7 +11,7 @@ import libcst.matchers as match
 
 from gradguard.analysis import torchapi as T
 from gradguard.analysis.events import DiscardedDetach
-from gradguard.analysis.frames import (ClassInfo, FuncRef, LoopCtx, Trained, calls_in, dotted,
+from gradguard.analysis.frames import (ClassInfo, FuncRef, LoopCtx, Trained, calls_in, dotted, is_global,
                                        literal_truth)
 from gradguard.analysis.values import EMPTY, NONE, SCALAR, UNKNOWN, Alts, Binding, Val, join_all
 
@@ -309,6 +309,9 @@ class TorchSemantics:
         recv = self.eval(func.value)
         if recv.kind == "ns":
             pos, kw = self._args(call)
+            if isinstance(recv.ref, str) and is_global(recv.ref):  # ``utils.f(x)``: the user's
+                b = self.state.env.get((recv.ref, attr))
+                return self.apply(call, b.val if b is not None else UNKNOWN, pos, kw, func)
             if not isinstance(recv.ref, str):  # alternatives, or not known
                 callee = Val("ns", ref=recv.ref.map(lambda r: f"{r}.{attr}")
                              if isinstance(recv.ref, Alts) else None)

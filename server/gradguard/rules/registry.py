@@ -29,40 +29,55 @@ def finding_builders(interp, src):
     """For each event of the interpreter, ``(rule code, function returning its findings)``:
     the engine runs each one in isolation, so a bug in one rule costs only its findings.
     Findings are in this file (see :func:`localized`)."""
-    for code, build in _builders(interp, src):
-        yield code, lambda b=build: [f for f in map(localized, b()) if f is not None]
+    for code, build, frames in _builders(interp, src):
+        yield code, lambda b=build, fr=frames: [
+            f for f in (localized(x, fr, src) for x in b()) if f is not None]
 
 
-def localized(finding: Finding) -> Finding | None:
+def localized(finding: Finding, frames, src) -> Finding | None:
     """A finding whose site a rule put in an imported module of the user's (an in-place
     add inside an imported ``forward``) is reported on its first related location in this
-    file (the backward that will fail), the site becoming a related location; None when
-    nothing of it is in this file (that module's own check reports it)."""
+    file (the backward that will fail), else on the statement of this file through which
+    the event's code was reached (``frames``: the event's ``(frame id, statement,
+    function)`` path; a GAN step written in an imported ``trainer.py`` and called here);
+    the site becomes a related location. None when nothing of it is in this file."""
     if finding.span.path is None:
         return finding
     here = next((r for r in finding.related if r.span.path is None), None)
+    related = tuple(r for r in finding.related if r is not here)
     if here is None:
-        return None
+        spans = [src.span(stmt) for _, stmt, _ in frames if stmt is not None]
+        local = [sp for sp in spans if sp.path is None]
+        if not local:
+            return None
+        span = local[-1]
+        line = src.line(span.start.line)
+        start = len(line) - len(line.lstrip())
+        span = type(span)(type(span.start)(span.start.line, start),
+                          type(span.start)(span.start.line, len(line.rstrip())))
+    else:
+        span = here.span
     site = Related(finding.span, Message(N_("it happens here, in {file}"),
                                          {"file": os.path.basename(finding.span.path)}))
-    return replace(finding, span=here.span,
-                   related=(site,) + tuple(r for r in finding.related if r is not here))
+    fixes = tuple(fix for fix in finding.fixes if fix.edits)
+    return replace(finding, span=span, related=(site,) + related, fixes=fixes)
 
 
 def _builders(interp, src):
+    """``(rule code, build, event frames)`` for each event."""
     for hazard in interp.hazards:
         rule = _BY_HAZARD[hazard.kind]
-        yield rule.RULE.code, lambda h=hazard, r=rule: [r.build(h, interp, src)]
-    yield gg104.RULE.code, lambda: gg104.build_all(interp.detaches, src)
+        yield rule.RULE.code, lambda h=hazard, r=rule: [r.build(h, interp, src)], hazard.frames
+    yield gg104.RULE.code, lambda: gg104.build_all(interp.detaches, src), ()
     for hazard in interp.inplace:
         rule = gg201 if hazard.kind == "param" else gg202
-        yield rule.RULE.code, lambda h=hazard, r=rule: [r.build(h, interp, src)]
+        yield rule.RULE.code, lambda h=hazard, r=rule: [r.build(h, interp, src)], hazard.frames
     for hazard in interp.retained_carries:
-        yield gg302.RULE.code, lambda h=hazard: [gg302.build(h, interp, src)]
+        yield gg302.RULE.code, lambda h=hazard: [gg302.build(h, interp, src)], hazard.frames
     for rec in interp.accumulations.values():
         if id(rec.node) in interp.consumed:
             continue
         if rec.eval_mode:
-            yield gg303.RULE.code, lambda r=rec: [gg303.build(r, src)]
+            yield gg303.RULE.code, lambda r=rec: [gg303.build(r, src)], rec.frames
         elif rec.passes & interp.passes_with_backward:
-            yield gg301.RULE.code, lambda r=rec: [gg301.build(r, src)]
+            yield gg301.RULE.code, lambda r=rec: [gg301.build(r, src)], rec.frames
