@@ -442,6 +442,7 @@ def test_internal_error_in_json_is_a_record_with_a_null_code(project, broken_tra
         "severity": "error",
         "message": TRAIN_ERROR,
         "filename": str(project / "train.py"),
+        "cell": None,
         "location": {"row": 4, "column": 1},
         "end_location": {"row": 4, "column": 10},
         "fix": None,

@@ -110,6 +110,7 @@ def test_json_report_uses_ruff_field_names(project, diagnostics):
         "severity": "error",
         "message": "`loss` is backwarded after line 1 freed its graph",
         "filename": str(project / "src" / "train.py"),
+        "cell": None,
         "location": {"row": 12, "column": 5},
         "end_location": {"row": 12, "column": 20},
         "fix": {

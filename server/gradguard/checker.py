@@ -6,6 +6,12 @@ files, and the reports come back in task order. The engine's result for a text c
 from the task's :class:`~gradguard.cache.ResultCache` when it holds one (selection and
 suppression are applied after it, so they never need invalidating), except the results
 whose fixes ``--fix`` and ``--diff`` write: those are always analysed.
+
+A notebook (``.ipynb``) is analysed as the program of its code cells
+(:mod:`gradguard.notebooks`); its findings and problems keep program positions and
+carry the notebook's :class:`~gradguard.notebooks.CellMap`, which the output formats
+use to name cells. Its fixes are only those that stay inside one cell, and ``--fix``
+writes them into the cells' sources.
 """
 
 from __future__ import annotations
@@ -21,6 +27,8 @@ from gradguard.cache import ResultCache
 from gradguard.config import Settings, rule_enabled, severity_for
 from gradguard.files import DecodeError, Problem, Source, read_source
 from gradguard.fixes import apply_fixes, compatible_fixes
+from gradguard.notebooks import CellMap, Notebook, NotebookError, is_notebook
+from gradguard.notebooks import parse as parse_notebook
 from gradguard.rules import N_, engine_error_message, syntax_error_message
 from gradguard.suppression import unsuppressed
 from gradguard.workspace import Workspace
@@ -47,11 +55,13 @@ class Task:
 @dataclass(frozen=True)
 class Diagnostic:
     """A finding as reported: the file's absolute ``path``, the finding, and its
-    ``severity`` under the file's settings ("error", "warning" or "info")."""
+    ``severity`` under the file's settings ("error", "warning" or "info"). In a notebook,
+    ``cells`` maps the finding's positions (in the program of its code cells) to cells."""
 
     path: str
     finding: Finding
     severity: str
+    cells: CellMap | None = None
 
 
 @dataclass(frozen=True)
@@ -75,28 +85,56 @@ class FileReport:
     fixed: tuple[str, ...] = ()
 
 
-def error_problem(path: str, error: EngineError) -> Problem:
+def error_problem(path: str, error: EngineError, cells: CellMap | None = None) -> Problem:
     """An internal error of the engine in the file at ``path`` as an internal
     :class:`Problem` at the header of the function it is about (line 1 for the module
-    body)."""
+    body); ``cells`` for a notebook."""
     return Problem(path, error.span.start, engine_error_message(error), internal=True,
-                   end=error.span.end)
+                   end=error.span.end, cells=cells)
 
 
-def _select(result: FileResult, text: str, task: Task
+@dataclass(frozen=True)
+class _Document:
+    """What is analysed of a file: its ``program`` (the file's text, or the code cells
+    of a ``notebook``)."""
+
+    program: str
+    notebook: Notebook | None = None
+
+    @property
+    def cells(self) -> CellMap | None:
+        return self.notebook.cells if self.notebook is not None else None
+
+    def fixed(self, fixes: list) -> "_Document":
+        """The document with ``fixes`` applied."""
+        if self.notebook is None:
+            return _Document(apply_fixes(self.program, fixes))
+        notebook = self.notebook.with_fixes(fixes)
+        return _Document(notebook.program, notebook)
+
+    def file_text(self) -> str:
+        """The text of the file holding this document."""
+        return self.program if self.notebook is None else self.notebook.dumps()
+
+
+def _select(result: FileResult, doc: _Document, task: Task
             ) -> tuple[list[Finding], SyntaxProblem | None]:
-    """The findings of ``result`` (the engine's for ``text``) that the settings enable
-    and no comment suppresses, or the syntax problem that stopped the analysis."""
+    """The findings of ``result`` (the engine's for ``doc``) that the settings enable
+    and no comment suppresses (in a notebook, without the fixes that leave a cell), or
+    the syntax problem that stopped the analysis."""
     if result.syntax_error is not None:
         return [], result.syntax_error
     enabled = [f for f in result.findings if rule_enabled(task.settings, f.code, task.path)]
-    return unsuppressed(enabled, text), None
+    findings = unsuppressed(enabled, doc.program)
+    if doc.cells is not None:
+        findings = [doc.cells.finding(f) for f in findings]
+    return findings, None
 
 
-def _errors(result: FileResult, task: Task) -> tuple[Problem, ...]:
+def _errors(result: FileResult, task: Task, doc: _Document) -> tuple[Problem, ...]:
     """The internal errors of ``result`` as problems (a rule's only when the settings
     enable that rule for the file: a disabled rule's findings are not missed)."""
-    return tuple(error_problem(task.path, e) for e in result.errors
+    return tuple(error_problem(task.path, e, doc.cells) for e in result.errors
                  if e.kind != "rule" or rule_enabled(task.settings, e.where, task.path))
 
 
@@ -134,26 +172,27 @@ def _analyze(text: str, cache: ResultCache | None, engine: bool = True,
     return result
 
 
-def _syntax_problem(task: Task, error: SyntaxProblem) -> FileReport:
+def _syntax_problem(task: Task, error: SyntaxProblem, doc: _Document) -> FileReport:
     return FileReport(task.path, problem=Problem(
-        task.path, error.pos, syntax_error_message(error.message), syntax=True))
+        task.path, error.pos, syntax_error_message(error.message), syntax=True,
+        cells=doc.cells))
 
 
-def _fix_loop(source: Source, task: Task, engine: bool) -> FileReport:
+def _fix_loop(source: Source, doc: _Document, task: Task, engine: bool) -> FileReport:
     """Apply preferred fixes round after round until stable (at most MAX_FIX_ROUNDS).
 
     The edits written into the file never come from the cache (a planted entry would
     write its own code): a cached result serves only a text it offers no fix for, and
     every text with fixes is analysed."""
-    text, fixed = source.text, []
-    result = task.cache.get(text, workspace().text_of, task.path) if task.cache is not None \
+    first, fixed = doc, []
+    result = task.cache.get(doc.program, workspace().text_of, task.path) if task.cache is not None \
         else None
     if result is None or any(f.preferred_fix for f in result.findings):
-        result = _analyze(text, task.cache, engine, read=False, path=task.path)
-    findings, error = _select(result, text, task)
+        result = _analyze(doc.program, task.cache, engine, read=False, path=task.path)
+    findings, error = _select(result, doc, task)
     if error is not None:
-        return _syntax_problem(task, error)
-    errors = _errors(result, task)
+        return _syntax_problem(task, error, doc)
+    errors = _errors(result, task, doc)
     for _ in range(MAX_FIX_ROUNDS):
         # (a fix that edits an imported module is offered, not applied to other files)
         candidates = [(f.code, f.preferred_fix) for f in findings if f.preferred_fix
@@ -161,24 +200,26 @@ def _fix_loop(source: Source, task: Task, engine: bool) -> FileReport:
         chosen = compatible_fixes([fix for _, fix in candidates])
         if not chosen:
             break
-        new_text = apply_fixes(text, chosen)
-        new_result = _analyze(new_text, task.cache, engine, read=False, path=task.path)
-        new_findings, error = _select(new_result, new_text, task)
+        new_doc = doc.fixed(chosen)
+        new_result = _analyze(new_doc.program, task.cache, engine, read=False, path=task.path)
+        new_findings, error = _select(new_result, new_doc, task)
         if error is not None:
             return FileReport(task.path, problem=Problem(
                 task.path, error.pos,
                 Message(N_("internal error: the fixed text does not parse ({message}); "
                            "the file was left unchanged"), {"message": error.message}),
-                internal=True))
+                internal=True, cells=new_doc.cells))
         applied = {id(fix) for fix in chosen}
         fixed += [code for code, fix in candidates if id(fix) in applied]
-        text, findings, errors = new_text, new_findings, _errors(new_result, task)
-    return FileReport(task.path, _diagnostics(findings, task), errors, source=source,
-                      fixed_text=text if text != source.text else None, fixed=tuple(fixed))
+        doc, findings, errors = new_doc, new_findings, _errors(new_result, task, new_doc)
+    changed = doc.program != first.program
+    return FileReport(task.path, _diagnostics(findings, task, doc), errors, source=source,
+                      fixed_text=doc.file_text() if changed else None, fixed=tuple(fixed))
 
 
-def _diagnostics(findings: list[Finding], task: Task) -> tuple[Diagnostic, ...]:
-    return tuple(Diagnostic(task.path, f, severity_for(task.settings, f.code))
+def _diagnostics(findings: list[Finding], task: Task, doc: _Document
+                 ) -> tuple[Diagnostic, ...]:
+    return tuple(Diagnostic(task.path, f, severity_for(task.settings, f.code), doc.cells)
                  for f in sorted(findings, key=lambda f: (f.span, f.code)))
 
 
@@ -198,13 +239,22 @@ def check_file(task: Task, engine: bool = True) -> FileReport | None:
             task.path, Pos(1, 0), Message(N_("error: cannot decode: {reason}"),
                                             {"reason": str(e)})))
     try:
+        if is_notebook(task.path):
+            try:
+                notebook = parse_notebook(source.text)
+            except NotebookError as e:
+                return FileReport(task.path, problem=Problem(task.path, e.pos, e.message))
+            doc = _Document(notebook.program, notebook)
+        else:
+            doc = _Document(source.text)
         if task.fix:
-            return _fix_loop(source, task, engine)
-        result = _analyze(source.text, task.cache, engine, path=task.path)
-        findings, error = _select(result, source.text, task)
+            return _fix_loop(source, doc, task, engine)
+        result = _analyze(doc.program, task.cache, engine, path=task.path)
+        findings, error = _select(result, doc, task)
         if error is not None:
-            return _syntax_problem(task, error)
-        return FileReport(task.path, _diagnostics(findings, task), _errors(result, task))
+            return _syntax_problem(task, error, doc)
+        return FileReport(task.path, _diagnostics(findings, task, doc),
+                          _errors(result, task, doc))
     except _Uncached:
         return None
     except Exception:  # a bug: report it with its traceback, keep checking other files

@@ -52,8 +52,10 @@ SEVERITIES = (N_("error"), N_("warning"), N_("info"))
 DEFAULT_EXCLUDE = (
     ".git/", ".hg/", ".svn/", ".venv/", "venv/", "env/", ".tox/", ".nox/", ".eggs/",
     "build/", "dist/", "node_modules/", "__pycache__/", "__pypackages__/", "site-packages/",
+    ".ipynb_checkpoints/",
 )
-"""Directories never walked into unless ``exclude`` is set (gitignore-style patterns)."""
+"""Directories never walked into unless ``exclude`` is set (gitignore-style patterns;
+``.ipynb_checkpoints`` holds Jupyter's autosaved copies of notebooks, as in ruff's defaults)."""
 
 _CODE_SELECTOR = re.compile(r"GG\d{0,3}\Z")
 

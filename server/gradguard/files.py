@@ -1,11 +1,12 @@
 """Finding, reading and writing the Python files a run checks.
 
-Walking skips version-control folders, virtual environments (any folder holding a
-``pyvenv.cfg``, plus the names in :data:`gradguard.config.DEFAULT_EXCLUDE`), what the
-configuration excludes and what ``.gitignore`` files ignore (those inside the walked
-folders, and those of its parents up to the enclosing git repository's root). Files
-named explicitly are always checked. Problems (a missing path, a symbolic link loop, a
-folder that cannot be listed) are reported and the walk goes on.
+Walking yields ``*.py`` files and Jupyter notebooks (``*.ipynb``), and skips
+version-control folders, virtual environments (any folder holding a ``pyvenv.cfg``, plus
+the names in :data:`gradguard.config.DEFAULT_EXCLUDE`), what the configuration excludes
+and what ``.gitignore`` files ignore (those inside the walked folders, and those of its
+parents up to the enclosing git repository's root). Files named explicitly are always
+checked. Problems (a missing path, a symbolic link loop, a folder that cannot be listed)
+are reported and the walk goes on.
 """
 
 from __future__ import annotations
@@ -17,13 +18,19 @@ import stat
 import tempfile
 import tokenize
 from dataclasses import dataclass
-from typing import Callable, Iterator
+from typing import TYPE_CHECKING, Callable, Iterator
 
 import pathspec
 
 from gradguard.analysis.model import Message, Pos
 from gradguard.config import Settings, is_excluded
 from gradguard.rules import N_
+
+if TYPE_CHECKING:
+    from gradguard.notebooks import CellMap
+
+SUFFIXES = (".py", ".ipynb")
+"""The files a folder walk checks: Python files and Jupyter notebooks."""
 
 
 @dataclass(frozen=True)
@@ -36,7 +43,8 @@ class Problem:
     problem has a place in the file, and ``end`` when that place is a range (the header
     of the function an engine error is about); ``message`` is the translatable text
     after the location (e.g. "syntax error: ..."). ``internal`` marks a bug in GradGuard;
-    ``syntax`` a text that does not parse.
+    ``syntax`` a text that does not parse. In a notebook, ``cells`` is set when ``pos`` is
+    in the program of its code cells (not in the file's JSON text).
     """
 
     path: str
@@ -45,6 +53,7 @@ class Problem:
     internal: bool = False
     end: Pos | None = None
     syntax: bool = False
+    cells: "CellMap | None" = None
 
 
 @dataclass(frozen=True)
@@ -167,8 +176,8 @@ def discover(paths: list[str], settings_for: Callable[[str], Settings]
     """The Python files to check under ``paths`` (absolute paths), and the problems met.
 
     A path that is a file is yielded whatever its name; a folder (even an excluded
-    one, when named explicitly) is walked for ``*.py``
-    files (see the module docstring). ``settings_for(folder)`` gives the settings whose
+    one, when named explicitly) is walked for :data:`SUFFIXES` files (see the module
+    docstring). ``settings_for(folder)`` gives the settings whose
     ``exclude`` applies in a folder (it may raise
     :class:`~gradguard.config.ConfigError`, which propagates). Each file is yielded
     once, even if reached twice; folders and files are visited in name order.
@@ -226,5 +235,5 @@ def _walk(directory: str, ignores: _GitIgnores, ancestors: tuple[tuple[int, int]
                 continue
             yield from _walk(entry.path, ignores.entering(entry.path), ancestors + (key,),
                              settings_for)
-        elif entry.name.endswith(".py") and not skipped(entry.path, False):
+        elif entry.name.endswith(SUFFIXES) and not skipped(entry.path, False):
             yield entry.path

@@ -6,6 +6,18 @@ locale, and renders each :class:`~gradguard.analysis.model.Message` through it.
 Locations printed are 1-based lines and 1-based columns counted in characters; an
 end location is the position just after the last character (as in ruff's JSON).
 Files under the current directory are shown relative to it.
+
+In a notebook (``.ipynb``) a location names its cell, as ruff does: text
+``train.ipynb:cell 3:4:5`` (cells numbered from 1 over all cells, markdown included,
+lines and columns within the cell, line numbers quoted in messages too: "line 4", or
+"line 2 of cell 2" for another cell's); json adds ``"cell"`` (null outside notebooks) and
+counts ``location``/``end_location`` within that cell, as related locations and fix edits
+(each with its own ``"cell"``). SARIF cannot address a cell: its regions count lines of the
+program of the notebook's code cells in order (the cells concatenated, IPython magics as
+one line each), each location carries ``properties.cell`` and ``properties.cellRegion``
+(the region within the cell), and a notebook's results carry no ``fixes`` (their regions
+are not the file's text, so a tool applying them would corrupt it). The github format
+uses the same program lines and starts the message with the ``cell N:line:col`` place.
 """
 
 from __future__ import annotations
@@ -24,6 +36,7 @@ from gradguard.analysis.model import Fix, Pos, Span
 from gradguard.checker import Diagnostic
 from gradguard.files import Problem
 from gradguard.fixes import split_lines
+from gradguard.notebooks import CellMap
 from gradguard.rules import N_, all_rules, rule_for
 
 FORMATS = ("text", "json", "sarif", "github")
@@ -47,6 +60,26 @@ def _loc(pos: Pos) -> dict[str, int]:
     return {"row": pos.line, "column": pos.column + 1}
 
 
+def _place(pos: Pos, cells: CellMap | None) -> str:
+    """``line:col`` of ``pos``, in a notebook ``cell N:line:col`` within its cell."""
+    if cells is None:
+        return f"{pos.line}:{pos.column + 1}"
+    cell, at = cells.locate(pos)
+    return f"cell {cell}:{at.line}:{at.column + 1}"
+
+
+def _span_cells(span: Span, cells: CellMap | None) -> CellMap | None:
+    """The cell map that counts ``span``'s lines: none for a span in another file."""
+    return cells if span.path is None else None
+
+
+def _render(message, d: Diagnostic, tr: gettext.NullTranslations) -> str:
+    """``message`` of ``d`` rendered; in a notebook, its line numbers counted in cells."""
+    if d.cells is not None:
+        message = d.cells.message(message, d.cells.cell_of(d.finding.span.start.line))
+    return message.render(tr.gettext)
+
+
 def _sort_key(item: Diagnostic | Problem) -> tuple:
     if isinstance(item, Problem):
         pos = item.pos or Pos(0, 0)
@@ -58,7 +91,7 @@ def _sort_key(item: Diagnostic | Problem) -> tuple:
 def _problem_line(problem: Problem, tr: gettext.NullTranslations) -> str:
     where = display_path(problem.path)
     if problem.pos is not None:
-        where += f":{problem.pos.line}:{problem.pos.column + 1}"
+        where += ":" + _place(problem.pos, problem.cells)
     return f"{where}: {problem.message.render(tr.gettext)}"
 
 
@@ -81,15 +114,15 @@ def text_report(diagnostics: Iterable[Diagnostic], problems: Iterable[Problem],
             out.append(_problem_line(item, tr))
             continue
         f, path = item.finding, display_path(item.path)
-        where = paint("bold", f"{path}:{f.span.start.line}:{f.span.start.column + 1}:")
+        where = paint("bold", f"{path}:{_place(f.span.start, item.cells)}:")
         out.append(f"{where} {paint(item.severity, f.code)} [{rule_for(f.code).name}] "
-                   f"{f.message.render(tr.gettext)}")
+                   f"{_render(f.message, item, tr)}")
         for r in f.related:
             where = display_path(r.span.path) if r.span.path is not None else path
-            out.append(f"    {where}:{r.span.start.line}:{r.span.start.column + 1}: "
-                       f"{r.message.render(tr.gettext)}")
+            out.append(f"    {where}:{_place(r.span.start, _span_cells(r.span, item.cells))}: "
+                       f"{_render(r.message, item, tr)}")
         if f.preferred_fix is not None:
-            title = f.preferred_fix.title.render(tr.gettext)
+            title = _render(f.preferred_fix.title, item, tr)
             out.append("    " + paint("fix", tr.gettext(N_("fix: {title}")).format(title=title)))
     return "".join(line + "\n" for line in out)
 
@@ -138,12 +171,21 @@ def fixed_lines(fixed: Iterable[tuple[str, tuple[str, ...]]], tr: gettext.NullTr
     return "".join(line + "\n" for line in out)
 
 
-def _json_fix(fix: Fix, tr: gettext.NullTranslations) -> dict:
+def _json_span(span: Span, cells: CellMap | None) -> dict:
+    """``location`` and ``end_location`` of ``span``; in a notebook, ``cell`` and the
+    locations within it."""
+    cells = _span_cells(span, cells)
+    if cells is None:
+        return {"location": _loc(span.start), "end_location": _loc(span.end)}
+    cell, in_cell, _ = cells.locate_span(span)
+    return {"cell": cell, "location": _loc(in_cell.start), "end_location": _loc(in_cell.end)}
+
+
+def _json_fix(fix: Fix, d: Diagnostic, tr: gettext.NullTranslations) -> dict:
     return {
-        "message": fix.title.render(tr.gettext),
+        "message": _render(fix.title, d, tr),
         "applicability": fix.applicability,
-        "edits": [{"content": e.new_text, "location": _loc(e.span.start),
-                   "end_location": _loc(e.span.end),
+        "edits": [{"content": e.new_text, **_json_span(e.span, d.cells),
                    **({"filename": e.span.path} if e.span.path is not None else {})}
                   for e in fix.edits],
     }
@@ -152,8 +194,9 @@ def _json_fix(fix: Fix, tr: gettext.NullTranslations) -> dict:
 def json_report(diagnostics: Iterable[Diagnostic], tr: gettext.NullTranslations,
                 errors: Iterable[Problem] = ()) -> str:
     """The ``json`` format: a list of findings with ruff's ``--output-format json``
-    field names (code, name, severity, message, filename (absolute), location,
-    end_location, fix, alternative_fixes, related, url), sorted by path and position.
+    field names (code, name, severity, message, filename (absolute), cell (a notebook's
+    cell, else null), location, end_location, fix, alternative_fixes, related, url),
+    sorted by path and position.
 
     Each internal error of the engine (``errors``: a function that could not be
     analysed) is an entry of the same list, with the same fields: ``"code": null``,
@@ -165,6 +208,7 @@ def json_report(diagnostics: Iterable[Diagnostic], tr: gettext.NullTranslations,
     for d in sorted([*diagnostics, *errors], key=_sort_key):
         if isinstance(d, Problem):
             pos = d.pos or Pos(1, 0)
+            where = _json_span(Span(pos, d.end or pos), d.cells)
             items.append({
                 "code": None,
                 "kind": "syntax-error" if d.syntax else "internal-error",
@@ -172,8 +216,8 @@ def json_report(diagnostics: Iterable[Diagnostic], tr: gettext.NullTranslations,
                 "severity": "error",
                 "message": d.message.render(tr.gettext),
                 "filename": d.path,
-                "location": _loc(pos),
-                "end_location": _loc(d.end or pos),
+                "cell": where.pop("cell", None),
+                **where,
                 "fix": None,
                 "alternative_fixes": [],
                 "related": [],
@@ -182,19 +226,19 @@ def json_report(diagnostics: Iterable[Diagnostic], tr: gettext.NullTranslations,
             continue
         f = d.finding
         preferred = f.preferred_fix
+        where = _json_span(f.span, d.cells)
         items.append({
             "code": f.code,
             "name": rule_for(f.code).name,
             "severity": d.severity,
-            "message": f.message.render(tr.gettext),
+            "message": _render(f.message, d, tr),
             "filename": d.path,
-            "location": _loc(f.span.start),
-            "end_location": _loc(f.span.end),
-            "fix": _json_fix(preferred, tr) if preferred is not None else None,
-            "alternative_fixes": [_json_fix(x, tr) for x in f.fixes if x is not preferred],
-            "related": [{"filename": r.span.path or d.path, "location": _loc(r.span.start),
-                         "end_location": _loc(r.span.end),
-                         "message": r.message.render(tr.gettext)} for r in f.related],
+            "cell": where.pop("cell", None),
+            **where,
+            "fix": _json_fix(preferred, d, tr) if preferred is not None else None,
+            "alternative_fixes": [_json_fix(x, d, tr) for x in f.fixes if x is not preferred],
+            "related": [{"filename": r.span.path or d.path, **_json_span(r.span, d.cells),
+                         "message": _render(r.message, d, tr)} for r in f.related],
             "url": rule_for(f.code).url,
         })
     return json.dumps(items, indent=2, ensure_ascii=False) + "\n"
@@ -231,14 +275,20 @@ def github_report(diagnostics: Iterable[Diagnostic], problems: Iterable[Problem]
         path = _github_escape(display_path(item.path), prop=True)
         if isinstance(item, Problem):
             pos = item.pos or Pos(1, 0)
+            text = item.message.render(tr.gettext)
+            if item.cells is not None:
+                text = f"{_place(pos, item.cells)}: {text}"
             out.append(f"::error file={path},line={pos.line},col={pos.column + 1}::"
-                       + _github_escape(item.message.render(tr.gettext)))
+                       + _github_escape(text))
             continue
         f, span = item.finding, item.finding.span
-        text = f.message.render(tr.gettext)
+        text = _render(f.message, item, tr)
+        if item.cells is not None:
+            text = f"{_place(span.start, item.cells)}: {text}"
         for r in f.related:
-            text += (f"\n{display_path(r.span.path or item.path)}:{r.span.start.line}:"
-                     f"{r.span.start.column + 1}: {r.message.render(tr.gettext)}")
+            text += (f"\n{display_path(r.span.path or item.path)}:"
+                     f"{_place(r.span.start, _span_cells(r.span, item.cells))}: "
+                     f"{_render(r.message, item, tr)}")
         out.append(f"::{_GITHUB_COMMAND[item.severity]} file={path},line={span.start.line},"
                    f"col={span.start.column + 1},endLine={span.end.line},"
                    f"endColumn={span.end.column + 1},title={f.code}::{_github_escape(text)}")
@@ -262,9 +312,14 @@ def _sarif_artifact(path: str) -> dict[str, str]:
             "uriBaseId": "%SRCROOT%"}
 
 
-def _sarif_location(path: str, span: Span) -> dict:
-    return {"physicalLocation": {"artifactLocation": _sarif_artifact(path),
-                                 "region": _sarif_region(span)}}
+def _sarif_location(path: str, span: Span, cells: CellMap | None = None) -> dict:
+    location = {"physicalLocation": {"artifactLocation": _sarif_artifact(path),
+                                     "region": _sarif_region(span)}}
+    cells = _span_cells(span, cells)
+    if cells is not None:
+        cell, in_cell, _ = cells.locate_span(span)
+        location["properties"] = {"cell": cell, "cellRegion": _sarif_region(in_cell)}
+    return location
 
 
 def sarif_report(diagnostics: Iterable[Diagnostic], problems: Iterable[Problem],
@@ -273,8 +328,9 @@ def sarif_report(diagnostics: Iterable[Diagnostic], problems: Iterable[Problem],
     (docs in Markdown); each result has its level (info -> note), location, related
     locations and fixes; problems (syntax errors and internal errors of the engine
     included) become tool execution notifications of level "error", and mark the
-    invocation unsuccessful (``executionSuccessful: false``): some code went unchecked. URIs are relative to ``%SRCROOT%``, the
-    current directory, for files inside it; columns count Unicode code points."""
+    invocation unsuccessful (``executionSuccessful: false``): some code went unchecked.
+    URIs are relative to ``%SRCROOT%``, the current directory, for files inside it;
+    columns count Unicode code points. Notebooks: see the module docstring."""
     rules = all_rules()
     index = {r.code: i for i, r in enumerate(rules)}
     results = []
@@ -284,15 +340,15 @@ def sarif_report(diagnostics: Iterable[Diagnostic], problems: Iterable[Problem],
             "ruleId": f.code,
             "ruleIndex": index[f.code],
             "level": _SARIF_LEVEL[d.severity],
-            "message": {"text": f.message.render(tr.gettext)},
-            "locations": [_sarif_location(d.path, f.span)],
+            "message": {"text": _render(f.message, d, tr)},
+            "locations": [_sarif_location(d.path, f.span, d.cells)],
         }
         if f.related:
             result["relatedLocations"] = [
-                {"id": i, **_sarif_location(r.span.path or d.path, r.span),
-                 "message": {"text": r.message.render(tr.gettext)}}
+                {"id": i, **_sarif_location(r.span.path or d.path, r.span, d.cells),
+                 "message": {"text": _render(r.message, d, tr)}}
                 for i, r in enumerate(f.related, start=1)]
-        fixes = [{"description": {"text": x.title.render(tr.gettext)},
+        fixes = [] if d.cells is not None else [{"description": {"text": _render(x.title, d, tr)},
                   "artifactChanges": [{"artifactLocation": _sarif_artifact(file),
                                        "replacements": [
                                            {"deletedRegion": _sarif_region(e.span),
@@ -312,8 +368,13 @@ def sarif_report(diagnostics: Iterable[Diagnostic], problems: Iterable[Problem],
             location["region"] = {"startLine": p.pos.line, "startColumn": p.pos.column + 1}
             if p.end is not None:
                 location["region"].update(endLine=p.end.line, endColumn=p.end.column + 1)
+        where = {"physicalLocation": location}
+        if p.pos is not None and p.cells is not None:
+            cell, at = p.cells.locate(p.pos)
+            where["properties"] = {"cell": cell, "cellRegion": {
+                "startLine": at.line, "startColumn": at.column + 1}}
         notifications.append({"level": "error", "message": {"text": p.message.render(tr.gettext)},
-                              "locations": [{"physicalLocation": location}]})
+                              "locations": [where]})
     log = {
         "$schema": SARIF_SCHEMA,
         "version": "2.1.0",

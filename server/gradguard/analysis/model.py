@@ -47,14 +47,17 @@ class Span:
 @dataclass(frozen=True)
 class Message:
     """A translatable message: an English gettext ``msgid`` with ``{name}`` placeholders
-    and the values to put in them (strings or ints, never translated themselves)."""
+    and the values to put in them (strings or ints, never translated themselves, or
+    messages, rendered in the same language: a front end's "5 of cell 2" for a line)."""
 
     msgid: str
     args: Mapping[str, object] = field(default_factory=dict)
 
     def render(self, gettext=lambda s: s) -> str:
         """Translate the msgid with ``gettext`` and fill in the arguments."""
-        return gettext(self.msgid).format(**self.args)
+        args = {k: v.render(gettext) if isinstance(v, Message) else v
+                for k, v in self.args.items()}
+        return gettext(self.msgid).format(**args)
 
 
 @dataclass(frozen=True)
