@@ -169,3 +169,15 @@ loss.backward()
 """
     (f,) = analyze(text).findings
     assert f.fixes == ()
+
+
+def test_gg401_quiet_on_a_model_not_known_under_no_grad():
+    # its forward may turn grad mode on inside (torch.enable_grad())
+    text = """import torch
+model = build_model()
+model.eval()
+with torch.no_grad():
+    out = model(torch.randn(3, 2))
+out.sum().backward()
+"""
+    assert "GG401" not in codes(text)

@@ -114,7 +114,11 @@ class TorchSemantics:
             if ref is not None:
                 self.cut_log.append((Cut("no_grad_call", call, True, frozenset({ref})),
                                      self.stamp()))
-            return Val("tensor", store=self.fresh_store(), src=self.no_grad_src())
+            # a torch.nn module's forward runs in the grad mode it is given; a model not
+            # known may turn grad mode on inside (torch.enable_grad() in its forward)
+            known = name is not None
+            return Val("tensor", store=self.fresh_store(),
+                       src=self.no_grad_src() if known else None)
         inputs = tuple((node, v.segs) for v, node in pos
                        if isinstance(node, (cst.Name, cst.Attribute, cst.Subscript)) and v.segs)
         parents = frozenset().union(*(v.segs for v, _ in pos)) if pos else EMPTY
