@@ -7,9 +7,9 @@ from __future__ import annotations
 import libcst as cst
 
 from gradguard.analysis import torchapi as T
-from gradguard.analysis.events import Accumulation, Hazard, InplaceHazard
+from gradguard.analysis.events import Accumulation, Backward, Hazard, InplaceHazard, NoGraph
 from gradguard.analysis.frames import literal_truth
-from gradguard.analysis.values import EMPTY, Binding, Free, Seg, Val
+from gradguard.analysis.values import EMPTY, Binding, Cut, Free, Seg, Val, merge_src
 
 
 class AutogradEffects:
@@ -19,15 +19,61 @@ class AutogradEffects:
         return tuple(p for _, p in self.loop_stack)
 
     def new_seg(self, node, label: str, parents: frozenset, saves: bool = True,
-                inputs: tuple = (), saved: tuple = ()) -> frozenset:
+                inputs: tuple = (), saved: tuple = (), ins=(), module=False) -> frozenset:
         """Create a segment at ``node`` depending on ``parents``; returns the new set.
-        ``saved`` lists the ``(store, version)`` of the tensors its backward needs."""
+        ``saved`` lists the ``(store, version)`` of the tensors its backward needs.
+        ``ins``: the input values (whose parameters this node's graph reaches);
+        ``module``: for a module call, the module's ref (None: a module not known)."""
         sid = next(self._ids)
         self.segs[sid] = Seg(sid, node, label, self.stamp(), saves, inputs, self.frame.stmt,
                               self.frame.id, saved, self.top())
         for store, _ in saved:
             self.saved_by.setdefault(store, []).append(sid)
+        params, wild = set(), False
+        if module is not False:
+            if isinstance(module, tuple):
+                params.add(module)
+            else:
+                wild = True
+        for v in ins:
+            st = v.store
+            if isinstance(st, tuple) and st[0] == "param":
+                params.add(st[1])
+            elif v.leaf and not (isinstance(st, tuple) and st[0] == "t"):
+                # a grad leaf that is no tensor of a factory: some module's parameter
+                wild = True
+        if params or wild:
+            self.seg_reach[sid] = (frozenset(params), wild)
         return parents | {sid}
+
+    def reach_of(self, segs) -> tuple:
+        """``(modules, wild)``: the modules whose parameters a graph of ``segs`` reaches,
+        and whether it also reaches parameters of a module not known (``wild``)."""
+        params, wild = set(), False
+        get = self.seg_reach.get
+        for s in segs:
+            r = get(s)
+            if r is not None:
+                params |= r[0]
+                wild = wild or r[1]
+        return frozenset(params), wild
+
+    def no_grad_src(self) -> tuple | None:
+        """The ``src`` of a value computed with grad mode off: the ``no_grad`` block (or
+        decorated function) in force, None when grad mode is off for the engine's own
+        reasons (a custom Function's forward)."""
+        site = self.no_grad_sites[-1] if self.no_grad_sites else None
+        return (Cut("no_grad", site),) if site is not None else None
+
+    def cut_value(self, kind: str, node, recv: Val, result: Val) -> Val:
+        """``result`` (of ``.detach()``, ``.data``, ``.item()``...) known to have no graph,
+        cut at ``node`` from ``recv``; a cut of a graph is logged for GG402."""
+        reach = self.reach_of(recv.segs)[0] if recv.segs else EMPTY
+        cut = Cut(kind, node, recv.grad, reach)
+        if reach:
+            self.cut_log.append((cut, self.stamp()))
+        return Val(result.kind, EMPTY, False, result.ref, None, None, result.store,
+                   src=(cut,))
 
     def fresh_store(self):
         """A new storage identity (the result of an out-of-place operation)."""
@@ -50,15 +96,19 @@ class AutogradEffects:
         result) or False (nothing)."""
         vals = list(vals)
         store = self.fresh_store()
-        if self.no_grad or not any(v.grad for v in vals):
-            return Val("tensor", store=store)
+        if self.no_grad:
+            return Val("tensor", store=store, src=self.no_grad_src())
+        src = merge_src(vals)
+        if not any(v.grad for v in vals):
+            return Val("tensor", store=store, src=src)
         parents = frozenset().union(*(v.segs for v in vals))
         if saves == "output":
             saved = ((store, 0),)
         else:
             saved = self.saved_of(vals if keep is None else keep) if saves else ()
-        return Val("tensor", self.new_seg(node, label, parents, bool(saves), inputs, saved),
-                   store=store)
+        return Val("tensor", self.new_seg(node, label, parents, bool(saves), inputs, saved,
+                                          ins=vals),
+                   store=store, src=src)
 
     def bump(self, val: Val, node) -> None:
         """An in-place change of ``val``'s storage: bump its version (autograd's
@@ -149,7 +199,8 @@ class AutogradEffects:
         the same storage, one version newer, with the operands' graphs added."""
         res = self.op(node, "in-place", [target] + list(others), saves=False)
         self.bump(target, node)
-        return Val("tensor", res.segs, target.leaf, None, None, None, target.store)
+        return Val("tensor", res.segs, target.leaf, None, None, None, target.store,
+                   src=res.src if not target.leaf else None)
 
     def _note_stale(self, pos) -> None:
         """Record arguments (plain names) whose graph a backward already freed: the place
@@ -165,7 +216,8 @@ class AutogradEffects:
         """``x.detach_()``: x (and the container x iterates, if any) loses its graph."""
         key = self.key_of(node)
         if key is not None:
-            self.state.env[key] = Binding(Val("tensor"), self.frame.stmt)
+            self.state.env[key] = Binding(self.cut_value("detach", node, recv, Val("tensor")),
+                                          self.frame.stmt)
         if recv.alias is not None and recv.alias in self.state.env:
             old = self.state.env[recv.alias]
             self.state.env[recv.alias] = Binding(
@@ -173,12 +225,15 @@ class AutogradEffects:
                     tuple(Val(e.kind, EMPTY, False, e.ref) for e in old.val.elts)
                     if old.val.elts else None), old.stmt)
 
-    def backward(self, call, val: Val, root_node, api: str, pos, kw) -> None:
+    def backward(self, call, val: Val, root_node, api: str, pos, kw, sure: bool = True) -> None:
         """Walk and free the graph of ``val`` (unless retained) and report walks through
-        segments an earlier backward freed (PyTorch: torch/csrc/autograd/engine.cpp)."""
+        segments an earlier backward freed (PyTorch: torch/csrc/autograd/engine.cpp).
+        ``sure``: ``val`` is known to be what is backwarded (not the first argument of a
+        ``.backward(...)`` whose receiver may be a tensor the engine does not know)."""
         retain = self._retains(api, pos, kw)
         freed = self.state.freed
         self.passes_with_backward.update(p for _, p in self.loop_stack)
+        self._log_backward(call, root_node, val, sure)
         for rec in self.accumulations.values():
             if rec.segs & val.segs:
                 self.consumed.add(id(rec.node))
@@ -200,6 +255,26 @@ class AutogradEffects:
                 freed.setdefault(s, info)
             if self.state.partial:  # freed on this path now, whatever other paths did
                 self.state.partial = self.state.partial - val.segs
+
+    def _log_backward(self, call, root_node, val: Val, sure: bool = True) -> None:
+        """Record the backward for GG402 (which modules its graph reaches), and report a
+        root known to have no graph (GG401: autograd raises "element 0 of tensors does
+        not require grad and does not have a grad_fn",
+        torch/csrc/autograd/autograd.cpp)."""
+        reach, wild = self.reach_of(val.segs)
+        self.backwards.append(Backward(call, self.stamp(), reach, wild, val.src))
+        if not sure or val.kind != "tensor" or val.segs or val.leaf or val.src is None:
+            return
+        key = (id(call), "no-graph")
+        if key in self._seen_hazards:
+            return
+        self._seen_hazards.add(key)
+        self.mark()
+        site_call, site_root, site = self._site(call, root_node)
+        self.no_graph.append(NoGraph(
+            site_call, call, site_root, val.src,
+            tuple((fr.id, fr.stmt, fr.func) for fr in self.frames[:site]),
+            dict(self.state.env)))
 
     def _retains(self, api: str, pos, kw) -> bool | None:
         """True, False, or None when the code does not say (``retain_graph=flag``: the

@@ -468,8 +468,7 @@ class Engine:
         for root, interp, root_errors in runs:
             deps |= interp.deps
             found: list = []
-            if interp.hazards or interp.detaches or interp.inplace or \
-                    interp.accumulations or interp.retained_carries:
+            if registry.has_events(interp):
                 if src is None:
                     src = self._source(text, module, parsed, runs)
                 for code, build in registry.finding_builders(interp, src):

@@ -1,7 +1,9 @@
 """The events the interpreter emits for the rules: a freed graph walked again
 (:class:`Hazard`), a saved tensor or parameters changed in place (:class:`InplaceHazard`),
 a graph kept alive by an accumulator (:class:`Accumulation`), a discarded ``detach()``
-(:class:`DiscardedDetach`)."""
+(:class:`DiscardedDetach`), a backward of a value known to have no graph
+(:class:`NoGraph`), and what GG402 weighs: every backward (:class:`Backward`) and every
+optimizer step (:class:`Step`)."""
 
 from __future__ import annotations
 
@@ -96,3 +98,45 @@ class DiscardedDetach:
     target: cst.BaseExpression
     loop_target: bool
     func: cst.CSTNode | None
+
+
+@dataclass
+class NoGraph:
+    """A backward (or ``autograd.grad``) of a tensor known to have no graph and not to be
+    a grad leaf (GG401). ``node``: the backward as reported (a wrapper's call site);
+    ``inner``: the backward call; ``root``: the expression backwarded there; ``cuts``: the
+    :class:`~gradguard.analysis.values.Cut` records of its history (why it has no
+    graph); ``frames``/``env`` as in :class:`Hazard`."""
+
+    node: cst.CSTNode
+    inner: cst.CSTNode
+    root: cst.CSTNode | None
+    cuts: tuple
+    frames: tuple
+    env: dict
+
+
+@dataclass(frozen=True)
+class Backward:
+    """A backward: ``stamp`` (loop passes then), ``reach`` (modules whose parameters its
+    graph reaches), ``wild`` (it also reaches parameters of a module not known), ``src``
+    (the cuts of its root's history, None when not all of it is known)."""
+
+    node: cst.CSTNode
+    stamp: tuple
+    reach: frozenset
+    wild: bool
+    src: tuple | None
+
+
+@dataclass(frozen=True)
+class Step:
+    """An optimizer step: ``trained`` (:class:`~gradguard.analysis.frames.Trained`, or
+    None when not known), ``stamp`` (loop passes then), ``optimizer``: the receiver;
+    ``backs``: how many backwards had run before it (the last is its own, usually)."""
+
+    node: cst.CSTNode
+    trained: object
+    stamp: tuple
+    optimizer: cst.CSTNode
+    backs: int = 0

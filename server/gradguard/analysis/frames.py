@@ -49,10 +49,13 @@ class ClassInfo:
 
 @dataclass(frozen=True)
 class Trained:
-    """What an optimizer trains: module names as written and module identities."""
+    """What an optimizer trains: module names as written and module identities.
+    ``pure``: its parameters are those modules' ``parameters()`` and nothing else (no
+    tensor of its own, no parameter group the engine cannot read)."""
 
     names: frozenset | None
     refs: frozenset
+    pure: bool = False
 
 
 @dataclass(frozen=True)

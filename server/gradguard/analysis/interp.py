@@ -20,13 +20,15 @@ import itertools
 import libcst as cst
 
 from gradguard.analysis.autograd_effects import AutogradEffects
-from gradguard.analysis.events import Accumulation, DiscardedDetach, Hazard, InplaceHazard
+from gradguard.analysis.events import (Accumulation, Backward, DiscardedDetach, Hazard,
+                                       InplaceHazard, NoGraph, Step)
 from gradguard.analysis.frames import MAX_STEPS, Budget, ClassInfo, Frame, FuncRef, LoopCtx, is_global
 from gradguard.analysis.python_semantics import PythonSemantics
 from gradguard.analysis.torch_semantics import TorchSemantics
 from gradguard.analysis.values import EMPTY, Binding, Seg, State, Val
 
-__all__ = ["Interpreter", "Hazard", "InplaceHazard", "Accumulation", "DiscardedDetach"]
+__all__ = ["Interpreter", "Hazard", "InplaceHazard", "Accumulation", "DiscardedDetach",
+           "NoGraph", "Backward", "Step"]
 
 
 class Interpreter(PythonSemantics, TorchSemantics, AutogradEffects):
@@ -94,6 +96,15 @@ class Interpreter(PythonSemantics, TorchSemantics, AutogradEffects):
         self.lazy_segs: set[int] = set()
         self.module_names: dict[int, frozenset] = {}
         self.pass_index: dict[int, int] = {}
+        # graphs cut too early (GG401, GG402)
+        self.no_graph: list[NoGraph] = []
+        self.backwards: list[Backward] = []
+        self.step_recs: list[Step] = []
+        self.seg_reach: dict[int, tuple] = {}  # segment -> (module refs, wild)
+        self.no_grad_sites: list = []  # the no_grad blocks in force (None: the engine's)
+        self.cut_log: list = []  # (Cut of a graph, stamp)
+        self.escaped: set = set()  # module refs handed to code the engine does not follow
+        self.created: set = set()  # module refs constructed in this root
 
     def run_module(self) -> None:
         """Interpret the module body (top-level statements, inlining calls)."""

@@ -14,7 +14,7 @@ from gradguard.analysis.imports import load
 from gradguard.analysis.frames import (LOOP_PASSES, MAX_DEPTH, MAX_LOOP_NESTING, ClassInfo,
                                        Frame, FuncRef, is_global, LoopCtx, calls_in, dotted)
 from gradguard.analysis.values import (CALLABLE_KINDS, EMPTY, Alts, NONE, SCALAR, UNKNOWN, Binding, Val, join,
-                                       join_all, join_states)
+                                       join_all, join_states, merge_src)
 
 
 def _is_main_guard(test) -> bool:
@@ -103,6 +103,14 @@ class PythonSemantics:
                     base.store[0] == "param" and val.kind == "scalar" and isinstance(val.ref, bool):
                 # ``for p in net.parameters(): p.requires_grad = False``
                 self.set_frozen(base.store[1], val.ref)
+            if target.attr.value == "requires_grad" and (base.kind == "tensor" or base.grad):
+                # ``x.requires_grad = flag``: a leaf that (maybe) requires grad from now on
+                key = self.key_of(target.value)
+                off = val.kind == "scalar" and val.ref is False
+                if key is not None and key in self.state.env:
+                    self.state.env[key] = Binding(
+                        Val("tensor", base.segs, not off, store=base.store), self.state.env[key].stmt)
+                return
             if base.kind in ("object", "module") and base.ref is not None and \
                     not isinstance(base.ref, str):
                 self.state.env[("@", base.ref, target.attr.value)] = Binding(val, stmt)
@@ -143,7 +151,8 @@ class PythonSemantics:
                 return Val("unknown", ref=container.ref)
             return Val(kind, container.segs, container.leaf, store=container.store)
         return Val(container.kind if container.kind == "tensor" else "unknown",
-                   container.segs, container.leaf, store=container.store)
+                   container.segs, container.leaf, store=container.store,
+                   src=container.src if container.kind == "tensor" else None)
 
     def exec_block(self, stmts) -> None:
         for stmt in stmts:
@@ -549,6 +558,8 @@ class PythonSemantics:
             if cid is None:
                 cid = self.elem_copies[(sid, k)] = next(self._ids)
                 self.segs[cid] = seg = replace(self.segs[sid], id=cid)
+                if sid in self.seg_reach:
+                    self.seg_reach[cid] = self.seg_reach[sid]
                 for store, _ in seg.saved:
                     self.saved_by.setdefault(store, []).append(cid)
             seg = self.segs[cid]
@@ -556,6 +567,8 @@ class PythonSemantics:
                 cid = next(self._ids)
                 self.segs[cid] = seg = replace(seg, id=cid, saved=tuple(
                     (st, versions.get(st, 0)) for st, _ in seg.saved))
+                if sid in self.seg_reach:
+                    self.seg_reach[cid] = self.seg_reach[sid]
                 for store, _ in seg.saved:
                     self.saved_by.setdefault(store, []).append(cid)
             copies.add(cid)
@@ -633,10 +646,12 @@ class PythonSemantics:
                 self.store(item.asname.name, v)
         saved = self.no_grad
         self.no_grad = 0 if grad_on else self.no_grad + grad_off
+        self.no_grad_sites.append(stmt if grad_off and not grad_on else None)
         try:
             self.exec_block(stmt.body.body)
         finally:
             self.no_grad = saved
+            self.no_grad_sites.pop()
 
     def exec_try(self, stmt) -> None:
         entry = self.state
@@ -721,7 +736,8 @@ class PythonSemantics:
             segs = frozenset().union(*(v.segs for v in vals)) if vals else EMPTY
             starred = any(isinstance(e, cst.StarredElement) for e in node.elements)
             return Val("tuple" if isinstance(node, cst.Tuple) else "container", segs,
-                       any(v.leaf for v in vals), None, None if starred else tuple(vals))
+                       any(v.leaf for v in vals), None, None if starred else tuple(vals),
+                       src=None if starred else merge_src(vals))
         if isinstance(node, cst.Dict):
             vals = []
             for e in node.elements:
@@ -729,7 +745,7 @@ class PythonSemantics:
                     self.eval(e.key)
                 vals.append(self.eval(e.value))
             segs = frozenset().union(*(v.segs for v in vals)) if vals else EMPTY
-            return Val("container", segs, any(v.leaf for v in vals))
+            return Val("container", segs, any(v.leaf for v in vals), src=merge_src(vals))
         if isinstance(node, cst.Subscript):
             return self.eval_subscript(node)
         if isinstance(node, (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)):
@@ -787,11 +803,14 @@ class PythonSemantics:
                 return Val("tensor", leaf=True)
             return Val("module") if attr not in T.CUT_ATTRIBUTES else UNKNOWN
         if attr in T.CUT_ATTRIBUTES:
+            if attr == "data" and (base.kind == "tensor" or base.grad):
+                return self.cut_value("data", node, base, Val("tensor", store=base.store))
             return Val("tensor") if attr in ("data", "grad") else SCALAR
         if base.grad:
             if attr in ("T", "mT", "H", "real", "imag"):
                 res = self.op(node, attr, [base], saves=False)
-                return Val(res.kind, res.segs, res.leaf, store=base.store or res.store)
+                return Val(res.kind, res.segs, res.leaf, store=base.store or res.store,
+                           src=res.src)
             if base.kind == "dist":
                 return self.op(node, attr, [base])
         return UNKNOWN if not base.segs else Val("unknown", base.segs, base.leaf)
@@ -823,7 +842,7 @@ class PythonSemantics:
             res = self.op(node, "", [base], saves=False)
             if base.store is not None and self._basic_index(node):
                 # slicing and integer indexing give a view of the same storage
-                res = Val(res.kind, res.segs, res.leaf, store=base.store)
+                res = Val(res.kind, res.segs, res.leaf, store=base.store, src=res.src)
             return res
         return self._element(base)
 
@@ -988,6 +1007,7 @@ class PythonSemantics:
         """An unknown call: its result depends on its arguments, no new graph. A
         module's ``parameters()`` handed to it (an optimizer, a scheduler, a gradient
         clipper of another library) is held, not computed with."""
+        self.escape(vals)
         vals = [v for v in vals if v.kind not in ("module", "func", "class", "ns") and not (
             v.kind == "container" and isinstance(v.store, tuple) and v.store[0] == "param")]
         segs = frozenset().union(*(v.segs for v in vals)) if vals else EMPTY
@@ -995,6 +1015,21 @@ class PythonSemantics:
         if self.no_grad:
             return UNKNOWN
         return Val("unknown", segs, leaf) if segs or leaf else UNKNOWN
+
+    def escape(self, vals) -> None:
+        """``vals`` are handed to code the engine does not follow: the modules among them
+        (a model, its parameters, a graph reaching them) may be used there in any way
+        (GG402 stays quiet about them)."""
+        for v in vals:
+            if v.kind in ("module", "object") and isinstance(v.ref, tuple):
+                self.escaped.add(v.ref)
+            elif isinstance(v.store, tuple) and v.store[0] == "param":
+                self.escaped.add(v.store[1])
+            for e in v.elts or ():
+                if e.kind in ("module", "object") and isinstance(e.ref, tuple):
+                    self.escaped.add(e.ref)
+            if v.segs:
+                self.escaped |= self.reach_of(v.segs)[0]
 
     def call_ref(self, call, ref: FuncRef, pos, kw, self_val: Val | None,
                  unknown_params: bool = False) -> Val:
@@ -1019,6 +1054,7 @@ class PythonSemantics:
         saved_ng = self.no_grad
         if ref.no_grad:
             self.no_grad += 1
+            self.no_grad_sites.append(node)
         try:
             for i, p in enumerate(names):
                 if unknown_params:
@@ -1055,6 +1091,8 @@ class PythonSemantics:
                 self.state.dead = entry_dead
                 result = join_all(rets)
         finally:
+            if ref.no_grad:
+                self.no_grad_sites.pop()
             self.no_grad = saved_ng
             self.depth -= 1
             self.frames.pop()
@@ -1087,6 +1125,7 @@ class PythonSemantics:
 
     def _construct(self, call, info: ClassInfo, pos, kw) -> Val:
         obj = self._instance(info, ("obj", id(call), info.key))
+        self.created.add(obj.ref)
         init = self._method(info, "__init__")
         if init is not None:
             self.call_ref(call, self.method_ref(init, info), pos, kw, obj)
@@ -1108,6 +1147,7 @@ class PythonSemantics:
 
     def _instantiate(self, info: ClassInfo, func, run_init: bool) -> Val:
         obj = self._instance(info, ("self", info.key))
+        self.created.add(obj.ref)
         init = self._method(info, "__init__")
         if run_init and init is not None:
             saved = self.state.freed
@@ -1190,7 +1230,8 @@ class PythonSemantics:
         """A method found on ``info`` (or a base of it) as a :class:`FuncRef`, to run in
         the global frame of the module that defines it."""
         gid = self.method_gids.get(id(method), "G")
-        return FuncRef(method, gid, info, static=static, gid=gid)
+        return FuncRef(method, gid, info, no_grad=bool(method.decorators) and
+                       self._decorated_no_grad(method), static=static, gid=gid)
 
     @staticmethod
     def _is_static(func) -> bool:

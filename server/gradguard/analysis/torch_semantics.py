@@ -10,10 +10,11 @@ import libcst as cst
 import libcst.matchers as match
 
 from gradguard.analysis import torchapi as T
-from gradguard.analysis.events import DiscardedDetach
+from gradguard.analysis.events import DiscardedDetach, Step
 from gradguard.analysis.frames import (ClassInfo, FuncRef, LoopCtx, Trained, calls_in, dotted, is_global,
                                        literal_truth)
-from gradguard.analysis.values import EMPTY, NONE, SCALAR, UNKNOWN, Alts, Binding, Val, join_all
+from gradguard.analysis.values import (EMPTY, NONE, SCALAR, UNKNOWN, Alts, Binding, Cut, Val,
+                                       join_all, merge_src)
 
 
 class TorchSemantics:
@@ -109,24 +110,35 @@ class TorchSemantics:
         if saves == "alias" and len(pos) == 1:
             # Identity returns its input, Flatten a view of it: no node that saves
             v = pos[0][0]
-            return v if v.kind == "tensor" else Val("tensor", v.segs, v.leaf, store=v.store)
-        if self.no_grad or (ref is not None and ref in self.frozen and
-                            not any(v.grad for v, _ in pos)):
+            return v if v.kind == "tensor" else Val("tensor", v.segs, v.leaf, store=v.store,
+                                                    src=v.src)
+        if self.no_grad:
+            if ref is not None:
+                self.cut_log.append((Cut("no_grad_call", call, True, frozenset({ref})),
+                                     self.stamp()))
+            # a torch.nn module's forward runs in the grad mode it is given; a model not
+            # known may turn grad mode on inside (torch.enable_grad() in its forward)
+            known = name is not None
+            return Val("tensor", store=self.fresh_store(),
+                       src=self.no_grad_src() if known else None)
+        if ref is not None and ref in self.frozen and not any(v.grad for v, _ in pos):
             # (a frozen module on inputs that need no grad: no graph at all)
             return Val("tensor", store=self.fresh_store())
         inputs = tuple((node, v.segs) for v, node in pos
                        if isinstance(node, (cst.Name, cst.Attribute, cst.Subscript)) and v.segs)
         parents = frozenset().union(*(v.segs for v, _ in pos)) if pos else EMPTY
+        # the module's own parameters are not part of src: a module call has a graph
+        src = merge_src([v for v, _ in pos]) if ref is not None else None
         if name is not None and name.endswith("Loss") and not any(v.grad for v, _ in pos):
-            return Val("tensor", store=self.fresh_store())
+            return Val("tensor", store=self.fresh_store(), src=src)
         store = self.fresh_store()
         if saves == "output":
             if not any(v.grad for v, _ in pos):
-                return Val("tensor", store=store)
+                return Val("tensor", store=store, src=src)
             saved = ((store, 0),)
         elif saves in ("mask", "none"):
             if not any(v.grad for v, _ in pos):
-                return Val("tensor", store=store)
+                return Val("tensor", store=store, src=src)
             saved = ()
         else:
             # "input" saves the inputs; a torch.nn module the tables do not describe is
@@ -134,8 +146,9 @@ class TorchSemantics:
             saved = self.saved_of([v for v, _ in pos]) if saves == "input" else ()
             if ref is not None:
                 saved += ((("param", ref), self.state.versions.get(("param", ref), 0)),)
-        segs = self.new_seg(call, label, parents, saves != "none", inputs, saved)
-        out = Val("tensor", segs, store=store)
+        segs = self.new_seg(call, label, parents, saves != "none", inputs, saved,
+                            ins=[v for v, _ in pos], module=ref)
+        out = Val("tensor", segs, store=store, src=src)
         rec = T.RECURRENT_MODULES.get(name) if name else None
         if rec == "tensor":
             return Val("tuple", segs, elts=(out, out))
@@ -162,6 +175,7 @@ class TorchSemantics:
             return Val("tuple") if name == "grad" else NONE
         if parts[0] != "torch":
             if name in T.OPTIMIZER_SUFFIXES:
+                self.escape(vals)
                 return Val("optimizer")
             return self._propagate(vals)
         if len(parts) >= 3 and parts[1] == "nn" and parts[2] not in ("functional", "utils", "init") \
@@ -173,9 +187,14 @@ class TorchSemantics:
                 (inplace is not None and literal_truth(inplace[1]) is True) or
                 any(literal_truth(n) is True for _, n in pos))
             ref = ("nn", name, id(call), flag, self.frame.call and id(self.frame.call))
+            self.created.add(ref)
             if flag:
                 self.inplace_ctors[ref] = call
             children = self._module_children(call, name, pos)
+            if not children:
+                # a wrapper (DataParallel(net), a Sequential not followed): its call
+                # reaches the wrapped modules' parameters without saying so
+                self.escape(vals)
             if children:
                 self.submodules.setdefault(ref, set()).update(
                     c.ref for c in children if isinstance(c.ref, tuple))
@@ -198,7 +217,12 @@ class TorchSemantics:
         if name in T.FACTORIES:
             rg = kw.get("requires_grad")
             leaf = rg is not None and literal_truth(rg[1]) is True and not self.no_grad
-            return Val("tensor", leaf=leaf, store=self.fresh_store())
+            # known to have no graph: no requires_grad (or a literal False), no **kwargs,
+            # and not as_tensor/asarray (which return a tensor argument itself)
+            known = (rg is None or literal_truth(rg[1]) is False) and \
+                not any(a.star == "**" for a in call.args) and name not in T.ALIASING_FACTORIES
+            return Val("tensor", leaf=leaf, store=self.fresh_store(),
+                       src=(Cut("factory", call),) if known else (() if leaf else None))
         if parts[1:2] == ["nn"] and len(parts) >= 3 and parts[2] == "utils":
             return UNKNOWN
         if name.endswith("_") and len(parts) >= 3 and parts[2] == "init":
@@ -209,6 +233,8 @@ class TorchSemantics:
             # F.relu(x, inplace=True) and friends change their input
             return self.in_place(call, pos[0][0], vals[1:])
         saves = "output" if name in T.OUTPUT_SAVING else name not in T.NON_SAVING_FUNCTIONS
+        if any(v.kind in ("module", "object") for v in vals):
+            self.escape(vals)  # torch.compile(net), torch.func.functional_call(net, ...)
         return self.op(call, name, vals, saves)
 
     def _function_apply(self, call, info: ClassInfo, fwd, pos, kw) -> Val:
@@ -219,15 +245,25 @@ class TorchSemantics:
         ctx = Val("object", ref=("ctx", id(call)))
         self.ctx_saved[ctx.ref] = []
         self.no_grad += 1
+        self.no_grad_sites.append(None)
         try:
             out = self.call_ref(call, self.method_ref(fwd, info, static=True),
                                 [(ctx, call)] + list(pos), kw, None)
         finally:
             self.no_grad -= 1
+            self.no_grad_sites.pop()
         saved_vals = self.ctx_saved.pop(ctx.ref, [])
         vals = [v for v, _ in pos] + [v for v, _ in kw.values()]
         if self.no_grad or not any(v.grad for v in vals):
-            return out
+            # forward ran with grad mode off for the engine's reasons: whether its
+            # result is known to have no graph is what its inputs say
+            src = self.no_grad_src() if self.no_grad else merge_src(vals)
+            if out.kind == "tuple" and out.elts is not None:
+                return Val("tuple", out.segs, out.leaf, elts=tuple(
+                    Val(e.kind, e.segs, e.leaf, e.ref, store=e.store, src=src)
+                    for e in out.elts), src=src)
+            return Val(out.kind, out.segs, out.leaf, out.ref, out.elts, store=out.store,
+                       src=src)
         parents = frozenset().union(*(v.segs for v in vals))
         inputs = tuple((node, v.segs) for v, node in pos
                        if isinstance(node, (cst.Name, cst.Attribute, cst.Subscript)) and v.segs)
@@ -237,7 +273,7 @@ class TorchSemantics:
             attr=match.Name("saved_tensors") | match.Name("saved_variables"))))
         saved = self.saved_of(saved_vals) if unpacks else ()
         segs = self.new_seg(call, dotted(call.func) or "Function", parents, bool(saved),
-                            inputs, saved)
+                            inputs, saved, ins=vals)
 
         def result(v: Val) -> Val:
             return Val("tensor", segs, store=v.store if v.store is not None
@@ -292,7 +328,7 @@ class TorchSemantics:
                     refs.add(v.ref)
         if not names:
             return None
-        return Trained(frozenset(names), frozenset(refs))
+        return Trained(frozenset(names), frozenset(refs), _only_parameters(call.args[0].value))
 
     def _descendants(self, refs) -> set:
         """Modules and their submodules (attributes that hold modules), transitively."""
@@ -356,7 +392,10 @@ class TorchSemantics:
                 self.backward(call, recv, func.value, "tensor.backward", pos, kw)
                 return NONE
             if pos:
-                self.backward(call, pos[0][0], pos[0][1], "wrapper.backward", pos, kw)
+                # a wrapper (accelerator.backward(loss)), unless the receiver is a tensor
+                # the engine does not know (y.backward(grad_output))
+                sure = recv.kind in ("object", "module") or attr != "backward"
+                self.backward(call, pos[0][0], pos[0][1], "wrapper.backward", pos, kw, sure)
                 return NONE
         if recv.kind == "optimizer":
             if attr.endswith("step"):
@@ -369,6 +408,9 @@ class TorchSemantics:
                                   isinstance(closure.node.body, cst.IndentedBlock) else None)
                     self._run_loop(ctx, lambda: self.call_ref(call, closure, [], {}, None))
                 # the update happens after the closure's forward and backward
+                self.step_recs.append(Step(call, recv.ref if isinstance(recv.ref, Trained)
+                                           else None, self.stamp(), func.value,
+                                           len(self.backwards)))
                 self.param_updates += 1
                 self.step_log.append(trained.names)
                 for r in self._descendants(trained.refs):
@@ -405,6 +447,8 @@ class TorchSemantics:
                 return self.module_call(call, recv, pos)
             if attr in ("modules", "children") and isinstance(recv.ref, tuple) and not pos:
                 return Val("container", ref=(attr, recv.ref))
+            if attr not in T.MODULE_METHODS_KEEPING_PARAMETERS:
+                self.escape([recv] + vals)
             return UNKNOWN
         if recv.kind == "dist":
             if attr in ("sample", "sample_n", "enumerate_support"):
@@ -463,7 +507,7 @@ class TorchSemantics:
         # tensors (or values that carry a graph)
         if attr == "detach_":
             self._cut_in_place(func.value, recv)
-            return Val("tensor")
+            return self.cut_value("detach", call, recv, Val("tensor"))
         if attr == "requires_grad_" and isinstance(recv.store, tuple) and recv.store[0] == "param":
             # ``for p in net.parameters(): p.requires_grad_(False)``
             self.set_frozen(recv.store[1], literal_truth(pos[0][1]) if pos else True)
@@ -476,8 +520,13 @@ class TorchSemantics:
                 self.state.env[key] = Binding(v, self.frame.stmt)
             return v
         if attr in T.CUT_METHODS:
-            return Val("tensor") if attr not in ("size", "dim", "numel", "item", "tolist") \
+            res = Val("tensor") if attr not in ("size", "dim", "numel", "item", "tolist") \
                 else SCALAR
+            if recv.kind == "tensor" or recv.grad:
+                kind = "detach" if attr == "detach" else \
+                    "item" if attr in ("item", "tolist", "numpy") else "factory"
+                return self.cut_value(kind, call, recv, res)
+            return res
         if not (recv.kind in ("tensor", "unknown") or recv.grad):
             return self._propagate(vals)
         if attr.endswith("_") and not attr.startswith("_") and attr not in T.NOT_INPLACE:
@@ -491,7 +540,7 @@ class TorchSemantics:
         saves = "output" if attr in T.OUTPUT_SAVING else attr not in T.NON_SAVING_METHODS
         res = self.op(call, attr, [recv] + vals, saves)
         if attr in T.VIEW_METHODS and recv.store is not None:
-            res = Val(res.kind, res.segs, res.leaf, store=recv.store)
+            res = Val(res.kind, res.segs, res.leaf, store=recv.store, src=res.src)
         return res
 
     def _module_members(self, ref: tuple) -> set:
@@ -578,3 +627,32 @@ def self_assigned(func) -> frozenset:
 
     func.body.visit(Visitor())
     return frozenset(out)
+
+
+def _only_parameters(expr) -> bool:
+    """Whether an optimizer's first argument is made of modules' ``parameters()`` only:
+    ``net.parameters()``, ``list(...)``, ``a + b``, ``itertools.chain(...)``,
+    ``filter(f, ...)``, a list of those or of ``{"params": ..., "lr": ...}`` groups."""
+    if isinstance(expr, cst.Call):
+        f = expr.func
+        if isinstance(f, cst.Attribute) and f.attr.value == "parameters" and not expr.args:
+            return True
+        name = dotted(f) or ""
+        last = name.rsplit(".", 1)[-1]
+        if last in ("list", "tuple", "chain") and expr.args:
+            return all(not a.keyword and _only_parameters(a.value) for a in expr.args)
+        if last == "filter" and len(expr.args) == 2:
+            return _only_parameters(expr.args[1].value)
+        return False
+    if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, cst.Add):
+        return _only_parameters(expr.left) and _only_parameters(expr.right)
+    if isinstance(expr, (cst.List, cst.Tuple)):
+        return bool(expr.elements) and all(
+            not isinstance(e, cst.StarredElement) and _only_parameters(e.value)
+            for e in expr.elements)
+    if isinstance(expr, cst.Dict):
+        groups = {e.key.evaluated_value: e.value for e in expr.elements
+                  if isinstance(e, cst.DictElement) and isinstance(e.key, cst.SimpleString)}
+        return "params" in groups and _only_parameters(groups["params"]) and \
+            len(groups) == len(expr.elements)
+    return False

@@ -108,6 +108,10 @@ FACTORIES_HAND = frozenset({"manual_seed", "no_grad", "inference_mode", "enable_
 FACTORIES = _db.factories() | frozenset(
     n for n, srcs in _FUNCTIONS.items() if not any(g for _, g, _ in srcs)) | FACTORIES_HAND
 
+# Factories that return their tensor argument itself when it already is one (with its
+# graph): torch.as_tensor / torch.asarray (torch/csrc/utils/tensor_new.cpp).
+ALIASING_FACTORIES = frozenset({"as_tensor", "asarray"})
+
 # Operations that save no tensor for backward (their grad_fn needs only shapes or
 # scalars), so walking their freed node again raises nothing: AddBackward0, SubBackward0,
 # NegBackward0, ViewBackward0, UnsqueezeBackward0, ... From the table: derivatives.yaml
@@ -167,6 +171,13 @@ OPTIMIZER_SUFFIXES = _db.optimizers()
 # first argument (wrappers: accelerate's Accelerator.backward, Lightning's
 # manual_backward, Fabric.backward, DeepSpeed engine.backward).
 BACKWARD_METHODS = frozenset({"backward", "manual_backward"})
+
+# nn.Module methods that neither compute with the parameters nor hand them on (so a
+# module's parameters stay where the engine sees them: GG402). torch/nn/modules/module.py.
+MODULE_METHODS_KEEPING_PARAMETERS = frozenset({
+    "zero_grad", "state_dict", "load_state_dict", "apply", "named_modules",
+    "named_children", "modules", "children", "buffers", "named_buffers", "extra_repr",
+    "share_memory", "type", "requires_grad_", "train", "eval", "to", "cuda", "cpu"})
 
 # Positional index of retain_graph / create_graph in each backward-like API.
 # Tensor.backward(gradient=None, retain_graph=None, create_graph=False, inputs=None)

@@ -38,6 +38,10 @@ class Val:
     ``each``: for a container, the segments that stand for a different graph in each of
     its elements (``[net(x) for x in xs]``: ``net(x)`` runs once per element), so that
     iterating it gives each iteration a graph of its own.
+    ``src``: where the value's history cut a graph (:class:`Cut` records, at most
+    :data:`MAX_CUTS`), or None when some part of its history is not known (an unknown
+    call, a parameter, a value of unknown provenance). A tensor with no graph, no grad
+    leaf and a ``src`` is *known* to have no graph (GG401); unknown is quiet.
     """
 
     kind: str = "unknown"
@@ -48,6 +52,7 @@ class Val:
     alias: Any = None
     store: Any = None
     each: frozenset[int] = EMPTY
+    src: tuple | None = None
 
     @property
     def grad(self) -> bool:
@@ -58,6 +63,42 @@ class Val:
         """The value with its graph cut (``.detach()``): a tensor with no history that
         shares the storage (and version counter) of the original."""
         return Val("tensor", store=self.store)
+
+
+@dataclass(frozen=True)
+class Cut:
+    """A known place where a value's history has no graph: ``kind`` "detach"
+    (``.detach()``/``detach_()``), "data" (``.data``), "no_grad" (computed under
+    ``no_grad``/``inference_mode``: ``node`` is the ``with`` or the decorated ``def``),
+    "item" (a Python number: ``.item()``, ``float()``), "factory" (a new tensor:
+    ``torch.tensor(...)``, ``torch.zeros(...)``, a non-differentiable op).
+    ``had_graph``: the cut value had a graph or was a grad leaf (removing the cut would
+    give the result one); ``reach``: the modules whose parameters that graph reached."""
+
+    kind: str
+    node: Any
+    had_graph: bool = False
+    reach: frozenset = EMPTY
+
+
+MAX_CUTS = 4
+
+
+def merge_src(vals) -> tuple | None:
+    """The ``src`` of a value computed from ``vals``: the union of their cuts, or None
+    when one of them is not known. Python scalars and None contribute nothing."""
+    out: list = []
+    for v in vals:
+        src = v.src
+        if src is None:
+            if v.kind in ("scalar", "none"):
+                continue
+            return None
+        for c in src:
+            if len(out) < MAX_CUTS and not any(c.kind == o.kind and c.node is o.node
+                                               for o in out):
+                out.append(c)
+    return tuple(out)
 
 
 @dataclass(frozen=True)
@@ -117,9 +158,15 @@ def join(a: Val, b: Val) -> Val:
         elts = tuple(join(x, y) for x, y in zip(a.elts, b.elts))
     # a segment stays per element only if no side holds it as a shared one
     shared = (a.segs - a.each) | (b.segs - b.each)
+    if a.kind == "none":
+        src = b.src
+    elif b.kind == "none":
+        src = a.src
+    else:
+        src = merge_src((a, b)) if a.src is not None and b.src is not None else None
     return Val(kind, a.segs | b.segs, a.leaf or b.leaf, ref, elts,
                a.alias if a.alias == b.alias else None,
-               a.store if a.store == b.store else None, (a.each | b.each) - shared)
+               a.store if a.store == b.store else None, (a.each | b.each) - shared, src)
 
 
 def join_all(vals) -> Val:

@@ -17,12 +17,23 @@ from gradguard.rules import (
     gg301_graph_kept_alive_by_accumulation as gg301,
     gg302_retain_graph_hides_carried_graph as gg302,
     gg303_eval_without_no_grad as gg303,
+    gg401_backward_without_graph as gg401,
+    gg402_parameters_never_receive_gradient as gg402,
 )
 
 RULES = tuple(sorted((gg101.RULE, gg102.RULE, gg103.RULE, gg104.RULE, gg201.RULE, gg202.RULE,
-                      gg301.RULE, gg302.RULE, gg303.RULE), key=lambda r: r.code))
+                      gg301.RULE, gg302.RULE, gg303.RULE, gg401.RULE, gg402.RULE),
+                     key=lambda r: r.code))
 
 _BY_HAZARD = {"same": gg101, "carried": gg102, "reused": gg103}
+
+
+def has_events(interp) -> bool:
+    """Whether the interpreter raised an event some rule may turn into a finding (else
+    no position needs resolving)."""
+    return bool(interp.hazards or interp.detaches or interp.inplace or
+                interp.accumulations or interp.retained_carries or interp.no_graph or
+                gg402.candidates(interp))
 
 
 def finding_builders(interp, src):
@@ -81,3 +92,6 @@ def _builders(interp, src):
             yield gg303.RULE.code, lambda r=rec: [gg303.build(r, src)], rec.frames
         elif rec.passes & interp.passes_with_backward:
             yield gg301.RULE.code, lambda r=rec: [gg301.build(r, src)], rec.frames
+    for h in interp.no_graph:
+        yield gg401.RULE.code, lambda h=h: [gg401.build(h, src)], getattr(h, "frames", ())
+    yield gg402.RULE.code, lambda: gg402.build_all(interp, src), ()

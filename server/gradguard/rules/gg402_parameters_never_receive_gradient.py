@@ -1,0 +1,199 @@
+"""GG402 parameters-never-receive-gradient: an optimizer steps the parameters of modules that
+no backward of the loop reaches, because every path from them to a backwarded loss is cut
+(a GAN's fake detached in the generator loss too, the generator's forward under
+``no_grad``). Nothing raises: their ``.grad`` stays None, ``step()`` skips them
+(torch/optim/optimizer.py: parameters whose grad is None are not updated) and that network
+does not train.
+
+Reported only on what the engine knows: the optimizer is given exactly some modules'
+``parameters()``, those modules are built in the analysed code and never handed to code the
+engine does not follow, and every backward of the loop has a graph whose parameters it
+knows (no parameter of an unknown module used directly).
+"""
+
+from __future__ import annotations
+
+import re
+
+import libcst as cst
+
+from gradguard.analysis.events import Step
+from gradguard.analysis.interp import Interpreter
+from gradguard.analysis.model import Edit, Finding, Fix, Message, Related, Span
+from gradguard.analysis.source import Source
+from gradguard.rules import N_, Rule
+
+RULE = Rule(
+    code="GG402",
+    name="parameters-never-receive-gradient",
+    severity="warning",
+    summary=N_("An optimizer steps parameters that no backward reaches"),
+    docs=N_("""## What it does
+Finds an `optimizer.step()` in a loop whose parameters no backward of that loop reaches:
+every path from them to the loss is cut by a `.detach()`, a `no_grad` block or a
+`.data`. Classic shapes: a GAN that detaches the fake in the generator step as well as
+in the discriminator step; a generator whose forward runs under `torch.no_grad()`.
+
+## Why is this bad
+Nothing raises. The parameters' `.grad` stays None, the optimizer skips them, and that
+network never learns: the loss curve of the other network moves, this one stays flat.
+
+## Example
+```python
+fake = netG(z)
+loss_d = bce(netD(real), ones) + bce(netD(fake.detach()), zeros)
+loss_d.backward(); opt_d.step()
+loss_g = bce(netD(fake.detach()), ones)   # cuts netG out of its own loss
+loss_g.backward(); opt_g.step()           # netG gets no gradient
+```
+
+## Use instead
+Cut the graph only where the network must not be trained (the discriminator step):
+```python
+loss_g = bce(netD(fake), ones)
+loss_g.backward(); opt_g.step()
+```
+"""),
+    valid=(
+        """import torch
+G = torch.nn.Linear(2, 2)
+D = torch.nn.Linear(2, 1)
+opt_g = torch.optim.SGD(G.parameters(), lr=0.1)
+opt_d = torch.optim.SGD(D.parameters(), lr=0.1)
+for _ in range(2):
+    fake = G(torch.randn(4, 2))
+    loss_d = D(fake.detach()).mean()
+    opt_d.zero_grad()
+    loss_d.backward()
+    opt_d.step()
+    loss_g = -D(fake).mean()
+    opt_g.zero_grad()
+    loss_g.backward()
+    opt_g.step()
+""",
+    ),
+    invalid=(
+        """import torch
+G = torch.nn.Linear(2, 2)
+D = torch.nn.Linear(2, 1)
+opt_g = torch.optim.SGD(G.parameters(), lr=0.1)
+opt_d = torch.optim.SGD(D.parameters(), lr=0.1)
+for _ in range(2):
+    fake = G(torch.randn(4, 2))
+    loss_d = D(fake.detach()).mean()
+    opt_d.zero_grad()
+    loss_d.backward()
+    opt_d.step()
+    loss_g = -D(fake.detach()).mean()
+    opt_g.zero_grad()
+    loss_g.backward()
+    opt_g.step()
+""",
+    ),
+)
+
+# gradients written by hand (``p.grad = g``, ``p._grad = ...``, ``p.grad.copy_(g)``):
+# an optimizer may step them without any backward
+_GRAD_WRITES = re.compile(r"\._?grad\s*(=[^=]|\.(copy_|add_|set_|data|fill_|zero_\(\)\s*\+))|"
+                          r"\.grad\s*\+=|\._grad\b")
+
+
+def candidates(interp: Interpreter) -> list:
+    """The optimizer steps (one record each) such that, in every loop pass the step ran
+    in, no backward of that pass reached the parameters it updates, with their
+    verdicts ``(modules, backwards, pass)``."""
+    if not interp.step_recs or not interp.backwards:
+        return []
+    by_node: dict = {}
+    for st in interp.step_recs:
+        by_node.setdefault(id(st.node), []).append(st)
+    escaped = {r: interp._descendants({r}) for r in interp.escaped}
+    no_graph = {id(h.inner) for h in interp.no_graph}
+    out = []
+    for recs in by_node.values():
+        verdicts = [_unreached(interp, st, escaped, no_graph) for st in recs]
+        if verdicts and all(v is not None for v in verdicts):
+            out.append((recs[-1], verdicts[-1]))
+    return out
+
+
+def build_all(interp: Interpreter, src: Source) -> list[Finding]:
+    """The GG402 findings: one per step of :func:`candidates`, unless the file writes
+    gradients by hand."""
+    found = candidates(interp)
+    if not found or _GRAD_WRITES.search(src.text):
+        return []
+    return [_finding(interp, st, verdict, src) for st, verdict in found]
+
+
+def _unreached(interp: Interpreter, st: Step, escaped: dict, no_graph: set):
+    """``(modules, backwards)`` when the step's modules are known and no backward of its
+    loop pass reaches their parameters; else None."""
+    t = st.trained
+    if t is None or not t.pure or not t.names or len(t.refs) < len(t.names) or \
+            not t.refs <= interp.created:
+        return None
+    mods = interp._descendants(t.refs)
+    if any(d & mods for d in escaped.values()):
+        return None
+    p = st.stamp[-1] if st.stamp else None
+    backs = [b for b in interp.backwards if p is None or p in b.stamp]
+    if not backs or any(b.wild or b.reach & mods or id(b.node) in no_graph for b in backs):
+        return None
+    return mods, backs, p
+
+
+def _finding(interp: Interpreter, st: Step, verdict, src: Source) -> Finding:
+    mods, backs, p = verdict
+    names = ", ".join(sorted(st.trained.names))
+    opt = src.code(st.optimizer, 30)
+    message = Message(N_("`{optimizer}` steps the parameters of `{modules}`, but no backward "
+                         "of this loop reaches them (their way to the loss is cut, or the "
+                         "loss is built from other modules), so their gradients stay None "
+                         "and `{modules}` does not train"),
+                      {"optimizer": opt, "modules": names})
+    related, seen = [], set()
+    for cut, stamp in interp.cut_log:
+        if (p is None or p in stamp) and cut.reach & mods and id(cut.node) not in seen:
+            seen.add(id(cut.node))
+            msgid = N_("`{code}` runs under no_grad here") if cut.kind == "no_grad_call" \
+                else N_("the graph from `{modules}` is cut here")
+            related.append(Related(src.span(cut.node), Message(
+                msgid, {"code": src.code(cut.node, 40), "modules": names})))
+    for b in backs:
+        if id(b.node) not in seen and len(related) < 6:
+            seen.add(id(b.node))
+            related.append(Related(src.span(b.node), Message(
+                N_("this backward does not reach `{modules}`"), {"modules": names})))
+    fix = _fix(interp, st, backs, mods, src)
+    return Finding(RULE.code, src.span(st.node), message, tuple(related[:6]),
+                   (fix,) if fix else ())
+
+
+def _fix(interp: Interpreter, st: Step, backs, mods, src: Source) -> Fix | None:
+    """Remove the one ``.detach()`` / ``.data`` that cuts these modules out of the step's
+    own loss (the last backward before it), when no other backward of the loop goes
+    through that cut (a cut another loss also goes through is meant for that one)."""
+    own = interp.backwards[st.backs - 1] if st.backs else None
+    if own is None or not any(b is own for b in backs) or own.src is None:
+        return None
+    cuts = [c for c in own.src if c.kind in ("detach", "data") and c.reach & mods]
+    if len(cuts) != 1:
+        return None
+    cut = cuts[0]
+    if any(b is not own and b.src is not None and any(c.node is cut.node for c in b.src)
+           for b in backs):
+        return None
+    node = cut.node
+    if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and not node.args:
+        recv = node.func.value
+    elif isinstance(node, cst.Attribute):
+        recv = node.value
+    else:
+        return None
+    r, whole = src.span(recv), src.span(node)
+    if r.path is not None or whole.path is not None:
+        return None
+    return Fix(Message(N_("Remove `{code}` from this loss's path, so that the step's "
+                          "modules receive a gradient"), {"code": src.code(node, 40)}),
+               (Edit(Span(r.end, whole.end), ""),), preferred=True)

@@ -1,0 +1,21 @@
+# fixed twin: the loss stays a tensor of the graph.
+import torch
+import torch.nn as nn
+
+torch.manual_seed(0)
+net = nn.Linear(4, 1)
+opt = torch.optim.Adam(net.parameters(), lr=1e-2)
+
+
+def weighted_mse(pred, target, w=2.0):
+    err = ((pred - target) ** 2).mean()
+    return w * err
+
+
+for step in range(3):
+    x, y = torch.randn(16, 4), torch.randn(16, 1)
+    loss = weighted_mse(net(x), y)
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    print(step, loss.item())
