@@ -365,3 +365,55 @@ def test_parameters_handed_to_an_unknown_constructor_are_held_not_computed_with(
            "    for x in data:\n        loss = model(x).sum()\n        loss.backward()\n"
            "        opt.step()\n        state['lr'] = sched.get_lr()[0]\n")
     assert analyze(src).findings == ()
+
+
+SAC_TEMPERATURE = """import torch
+import torch.nn as nn
+
+policy = nn.Linear(4, 2)
+log_alpha = nn.Parameter(torch.zeros(1))
+alpha_opt = torch.optim.Adam([log_alpha], lr=3e-4)
+policy_opt = torch.optim.Adam(policy.parameters(), lr=3e-4)
+for it in range(3):
+    logpi = policy(torch.randn(8, 4)).sum(-1)
+    alpha_loss = -(log_alpha * (logpi + 1.0)).mean()
+    alpha_opt.zero_grad()
+    alpha_loss.backward()
+    alpha_opt.step()
+    policy_loss = (log_alpha.exp().detach() * logpi).mean()
+    policy_opt.zero_grad()
+    policy_loss.backward()
+    policy_opt.step()
+"""
+
+
+def test_gg101_detach_in_the_loss_whose_optimizer_trains_only_its_own_tensor():
+    # the temperature optimizer steps log_alpha alone: the temperature loss must not train
+    # the policy, so the cut goes at its use of logpi (an arithmetic operand), not in the
+    # policy loss (that would stop the policy from training)
+    f = _only(SAC_TEMPERATURE, "GG101")
+    assert f.preferred_fix.title.render() == (
+        "Detach `logpi` on line 10: that loss must not backpropagate into the graph that "
+        "built it")
+    fixed = apply_edits(SAC_TEMPERATURE, f.preferred_fix.edits)
+    assert "    alpha_loss = -(log_alpha * (logpi.detach() + 1.0)).mean()\n" in fixed
+    assert analyze(fixed).findings == ()
+
+
+def test_gg101_no_detach_where_the_optimizer_trains_a_tensor_the_graph_reads():
+    # the first optimizer's own tensor w is in the shared graph: detaching h in the first
+    # loss would leave w without a gradient, and in the second loss nothing would be left
+    # to backpropagate into: no detach is offered
+    src = """import torch
+w = torch.randn(4, 4, requires_grad=True)
+opt = torch.optim.SGD([w], lr=0.1)
+x = torch.randn(2, 4)
+h = torch.tanh(x @ w)
+loss1 = (h * 2).sum()
+loss1.backward()
+opt.step()
+loss2 = (h * 3).sum()
+loss2.backward()
+"""
+    f = _only(src, "GG101")
+    assert not any("Detach" in x.title.render() for x in f.fixes), f.fixes

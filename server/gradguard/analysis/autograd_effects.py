@@ -19,12 +19,13 @@ class AutogradEffects:
         return tuple(p for _, p in self.loop_stack)
 
     def new_seg(self, node, label: str, parents: frozenset, saves: bool = True,
-                inputs: tuple = (), saved: tuple = ()) -> frozenset:
+                inputs: tuple = (), saved: tuple = (), leaves: frozenset = EMPTY) -> frozenset:
         """Create a segment at ``node`` depending on ``parents``; returns the new set.
-        ``saved`` lists the ``(store, version)`` of the tensors its backward needs."""
+        ``saved`` lists the ``(store, version)`` of the tensors its backward needs,
+        ``leaves`` the storages of its operands that are leaves requiring grad."""
         sid = next(self._ids)
         self.segs[sid] = Seg(sid, node, label, self.stamp(), saves, inputs, self.frame.stmt,
-                              self.frame.id, saved, self.top())
+                              self.frame.id, saved, self.top(), leaves)
         for store, _ in saved:
             self.saved_by.setdefault(store, []).append(sid)
         return parents | {sid}
@@ -57,8 +58,9 @@ class AutogradEffects:
             saved = ((store, 0),)
         else:
             saved = self.saved_of(vals if keep is None else keep) if saves else ()
-        return Val("tensor", self.new_seg(node, label, parents, bool(saves), inputs, saved),
-                   store=store)
+        leaves = frozenset(v.store for v in vals if v.leaf and v.store is not None)
+        return Val("tensor", self.new_seg(node, label, parents, bool(saves), inputs, saved,
+                                          leaves), store=store)
 
     def bump(self, val: Val, node) -> None:
         """An in-place change of ``val``'s storage: bump its version (autograd's

@@ -53,6 +53,8 @@ class Trained:
 
     names: frozenset | None
     refs: frozenset
+    # storages of the tensors it was given itself (``Adam([self.log_alpha])``)
+    stores: frozenset = frozenset()
 
 
 @dataclass(frozen=True)

@@ -71,7 +71,7 @@ class Interpreter(PythonSemantics, TorchSemantics, AutogradEffects):
         self.depth = 0
         self.steps = 0
         self.param_updates = 0
-        self.step_log: list[frozenset] = []
+        self.step_log: list = []    # the Trained of each optimizer step, in order
         self.state = State()
         self.global_env: dict = {}
         self._seen_hazards: set = set()

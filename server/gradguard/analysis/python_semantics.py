@@ -673,7 +673,11 @@ class PythonSemantics:
                 # mul / mm save one operand for the other's gradient (derivatives.yaml:
                 # self: grad * other, other: grad * self), only when that one needs it
                 keep = [v for v, other in ((left, right), (right, left)) if other.grad]
-            return self.op(node, "", [left, right], saves, keep=keep)
+            # the operands a fix can detach (``logpi * alpha``: cut ``logpi`` there)
+            inputs = tuple((n, v.segs) for v, n in ((left, node.left), (right, node.right))
+                           if isinstance(n, (cst.Name, cst.Attribute, cst.Subscript)) and
+                           v.kind == "tensor" and v.segs)
+            return self.op(node, "", [left, right], saves, inputs=inputs, keep=keep)
         if isinstance(node, cst.UnaryOperation):
             v = self.eval(node.expression)
             if isinstance(node.operator, cst.Not):

@@ -111,7 +111,8 @@ class TorchSemantics:
         if self.no_grad:
             return Val("tensor", store=self.fresh_store())
         inputs = tuple((node, v.segs) for v, node in pos
-                       if isinstance(node, (cst.Name, cst.Attribute, cst.Subscript)) and v.segs)
+                       if isinstance(node, (cst.Name, cst.Attribute, cst.Subscript)) and
+                       v.kind == "tensor" and v.segs)
         parents = frozenset().union(*(v.segs for v, _ in pos)) if pos else EMPTY
         if name is not None and name.endswith("Loss") and not any(v.grad for v, _ in pos):
             return Val("tensor", store=self.fresh_store())
@@ -163,7 +164,10 @@ class TorchSemantics:
         if len(parts) >= 3 and parts[1] == "nn" and parts[2] not in ("functional", "utils", "init") \
                 and name[:1].isupper():
             if name in T.LEAF_CONSTRUCTORS:
-                return Val("tensor", leaf=not self.no_grad)
+                # nn.Parameter(t) shares t's storage
+                store = pos[0][0].store if pos and pos[0][0].store is not None \
+                    else self.fresh_store()
+                return Val("tensor", leaf=not self.no_grad, store=store)
             inplace = kw.get("inplace")
             flag = name in T.INPLACE_MODULES and (
                 (inplace is not None and literal_truth(inplace[1]) is True) or
@@ -287,6 +291,14 @@ class TorchSemantics:
                 if isinstance(v.ref, tuple):
                     refs.add(v.ref)
         if not names:
+            first = call.args[0].value
+            if isinstance(first, (cst.List, cst.Tuple)) and first.elements and all(
+                    isinstance(e, cst.Element) and isinstance(e.value, (cst.Name, cst.Attribute))
+                    for e in first.elements):
+                # ``Adam([self.log_alpha])``: tensors of their own, no module's parameters
+                vals = [self.eval(e.value) for e in first.elements]
+                if all(v.kind == "tensor" and v.store is not None for v in vals):
+                    return Trained(frozenset(), frozenset(), frozenset(v.store for v in vals))
             return None
         return Trained(frozenset(names), frozenset(refs))
 
@@ -363,7 +375,7 @@ class TorchSemantics:
                     self._run_loop(ctx, lambda: self.call_ref(call, closure, [], {}, None))
                 # the update happens after the closure's forward and backward
                 self.param_updates += 1
-                self.step_log.append(trained.names)
+                self.step_log.append(trained)
                 for r in self._descendants(trained.refs):
                     self.bump(Val("tensor", store=("param", r)), call)
             return UNKNOWN

@@ -142,10 +142,11 @@ class Seg:
     ``stamp`` identifies the loop iterations (analysis passes) it was created in;
     ``saves`` is False for operations whose backward needs no saved tensor (add, view,
     indexing: a second walk through them raises nothing); ``inputs`` lists, for a module
-    call, the argument expressions and the segments each carried, so that a fix can
-    detach the right argument; ``stmt`` is the statement that created it; ``saved``
+    call or a binary operation, the argument (operand) expressions and the segments each
+    carried, so that a fix can detach the right argument; ``stmt`` is the statement that created it; ``saved``
     lists ``(store, version)`` of the tensors it saved for backward; ``top`` the
-    top-level statement it was built in.
+    top-level statement it was built in; ``leaves`` the storages of the leaves that
+    require grad among its operands (what an optimizer over explicit tensors trains).
     """
 
     id: int
@@ -158,6 +159,7 @@ class Seg:
     frame: str = "G"
     saved: tuple = ()
     top: cst.CSTNode | None = None
+    leaves: frozenset = EMPTY
 
 
 @dataclass(frozen=True)
