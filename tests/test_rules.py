@@ -417,3 +417,58 @@ loss2.backward()
 """
     f = _only(src, "GG101")
     assert not any("Detach" in x.title.render() for x in f.fixes), f.fixes
+
+
+LSTM_WITH_RUNNING_LOSS = 'import torch\nimport torch.nn as nn\n\nrnn = nn.LSTM(4, 8)\nhead = nn.Linear(8, 1)\nopt = torch.optim.SGD(list(rnn.parameters()) + list(head.parameters()), lr=0.1)\nhidden = (torch.zeros(1, 2, 8), torch.zeros(1, 2, 8))\ntotal_loss = 0.\nfor step in range(3):\n    out, hidden = rnn(torch.randn(5, 2, 4), hidden)\n    loss = head(out).pow(2).mean()\n    opt.zero_grad()\n    loss.backward()\n    opt.step()\n    total_loss += loss\nprint(total_loss)\n'
+
+
+def test_gg102_lstm_state_is_detached_as_a_tuple_and_a_running_sum_is_no_carrier():
+    # total_loss (a float, then += loss) holds the freed graph too, but no loss reads it:
+    # only the (h, c) tuple is carried; the running sum is GG301's (.item()), not GG102's
+    [f] = [x for x in analyze(LSTM_WITH_RUNNING_LOSS).findings if x.code == "GG102"]
+    assert f.message.render() == ("`loss` reaches the previous iteration's graph through "
+                                  "`hidden`, which the backward on line 13 freed in that "
+                                  "iteration")
+    assert [(r.span.start.line, r.message.render()) for r in f.related] == [
+        (10, "graph of `hidden` built here"), (13, "this backward freed it")]
+    fixed = apply_edits(LSTM_WITH_RUNNING_LOSS, f.preferred_fix.edits)
+    assert fixed.splitlines()[12:14] == [
+        "    loss.backward()", "    hidden = tuple(t.detach() for t in hidden)"]
+    [leak] = analyze(fixed).findings
+    assert leak.code == "GG301"
+    assert analyze(apply_edits(fixed, leak.preferred_fix.edits)).findings == ()
+
+
+MODULE_WITH_CACHE = 'import torch\nimport torch.nn as nn\n\n\nclass Scaler(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.w = nn.Parameter(torch.ones(4))\n        self.cached = None\n\n    def forward(self, x):\n        if self.cached is None:\n            self.cached = torch.exp(self.w)\n        return x * self.cached\n\n\nclass Net(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.lin = nn.Linear(4, 4)\n        self.scale = Scaler()\n\n    def forward(self, x):\n        return self.scale(self.lin(x))\n\n\nnet = Net()\nopt = torch.optim.SGD(net.parameters(), lr=0.1)\nfor step in range(3):\n    loss = net(torch.randn(2, 4)).sum()\n    opt.zero_grad()\n    loss.backward()\n    opt.step()\n'
+
+
+def test_gg102_a_cache_is_cleared_not_detached():
+    # Scaler caches exp(w) in self.cached (set to None in __init__, never computed from
+    # its own old value): detaching it would keep w without a gradient for good; clearing
+    # it makes the next forward recompute it. The related location is where it was stored
+    f = _only(MODULE_WITH_CACHE, "GG102")
+    assert f.message.render() == ("`loss` reaches the previous iteration's graph through "
+                                  "`net.scale.cached`, which the backward on line 32 freed "
+                                  "in that iteration")
+    assert (f.related[-1].span.start.line, f.related[-1].message.render()) == (
+        13, "`net.scale.cached` got the graph here and carries it into the next iteration")
+    assert f.preferred_fix.title.render() == (
+        "Clear the cached `net.scale.cached` after the backward on line 32, so the next "
+        "forward recomputes it from the current values")
+    fixed = apply_edits(MODULE_WITH_CACHE, f.preferred_fix.edits)
+    assert fixed.splitlines()[31:33] == ["    loss.backward()", "    net.scale.cached = None"]
+    assert analyze(fixed).findings == ()
+
+
+def test_gg102_state_computed_from_its_old_value_is_still_detached():
+    # self.cached = self.cached * 0.9 + ...: state, not a cache
+    src = MODULE_WITH_CACHE.replace(
+        "        return x * self.cached\n",
+        "        self.cached = 0.9 * self.cached + 0.1 * torch.exp(self.w)\n"
+        "        return x * self.cached\n")
+    f = _only(src, "GG102")
+    fixed = apply_edits(src, f.preferred_fix.edits)
+    assert "    if net.scale.cached is not None:\n" \
+           "        net.scale.cached = net.scale.cached.detach()\n" in fixed
+    assert analyze(fixed).findings == ()
+

@@ -294,13 +294,13 @@ class AutogradEffects:
         call, root_node, site = self._site(call, root_node)
         cur = self.stamp()
         frees = tuple(self.state.freed[s] for s in hit)
-        kind, loop = "same", None
+        kind, loop, entry = "same", None, None
         f = frees[0]
         for i, (ctx, p) in enumerate(self.loop_stack):
             if i >= len(f.stamp) or f.stamp[i] != p:
                 if i < len(f.stamp) and self.pass_loop.get(f.stamp[i]) == ctx.key:
                     # freed in an earlier pass (iteration) of this loop
-                    loop = ctx
+                    loop, entry = ctx, self.entry_envs.get(p)
                     seg = self.segs[hit[0]]
                     inside = len(seg.stamp) > i and seg.stamp[:i] == cur[:i] and \
                         self.pass_loop.get(seg.stamp[i]) == ctx.key
@@ -315,4 +315,4 @@ class AutogradEffects:
         self.hazards.append(Hazard(kind, call, root_node, hit, frees, loop, frames,
                                    dict(self.state.env), dict(self.state.freed),
                                    self.param_updates, val_segs,
-                                   tuple(ctx for ctx, _ in self.loop_stack)))
+                                   tuple(ctx for ctx, _ in self.loop_stack), entry))

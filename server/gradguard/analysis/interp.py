@@ -55,6 +55,11 @@ class Interpreter(PythonSemantics, TorchSemantics, AutogradEffects):
         self.inplace_modules: dict = {}
         self.bump_tops: dict = {}
         self.entry_keys: dict = {}
+        self.entry_envs: dict = {}
+        # (object, attribute) pairs once assigned a value computed from their own old one
+        self.self_updated: set = set()
+        # attribute key -> {statement that stored a graph there: the segments it stored}
+        self.attr_stores: dict = {}
         self.accumulations: dict = {}
         self.consumed: set = set()
         self.passes_with_backward: set = set()

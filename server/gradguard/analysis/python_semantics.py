@@ -101,7 +101,16 @@ class PythonSemantics:
             base = self.eval(target.value)
             if base.kind in ("object", "module") and base.ref is not None and \
                     not isinstance(base.ref, str):
-                self.state.env[("@", base.ref, target.attr.value)] = Binding(val, stmt)
+                akey = ("@", base.ref, target.attr.value)
+                old = self.state.env.get(akey)
+                if old is not None and old.val.segs & val.segs:
+                    # computed from its own previous value: state (``self.h = cell(x,
+                    # self.h)``), not a cache that is replaced by a recomputation
+                    self.self_updated.add((base.ref, target.attr.value))
+                if val.segs and stmt is not None:
+                    sites = self.attr_stores.setdefault(akey, {})
+                    sites[stmt] = sites.get(stmt, EMPTY) | val.segs
+                self.state.env[akey] = Binding(val, stmt)
                 if val.kind == "module" and isinstance(val.ref, tuple):
                     self.submodules.setdefault(base.ref, set()).add(val.ref)
             elif isinstance(target.value, cst.Name) and base.kind == "unknown":
@@ -588,6 +597,7 @@ class PythonSemantics:
             self.pass_index[pass_id] = k
             self.loop_stack.append((ctx, pass_id))
             self.entry_keys[pass_id] = frozenset(self.state.env)
+            self.entry_envs[pass_id] = head.env   # what crosses into this pass (not changed)
             try:
                 body()
             finally:
