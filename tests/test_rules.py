@@ -472,3 +472,110 @@ def test_gg102_state_computed_from_its_old_value_is_still_detached():
            "        net.scale.cached = net.scale.cached.detach()\n" in fixed
     assert analyze(fixed).findings == ()
 
+
+GAN_FAKE_KEPT_FROM_THE_D_LOOP = """import torch
+import torch.nn as nn
+
+netG, netD = nn.Linear(4, 4), nn.Linear(4, 1)
+optD = torch.optim.Adam(netD.parameters())
+optG = torch.optim.Adam(netG.parameters())
+for epoch in range(2):
+    for j in range(2):
+        noise = torch.randn(2, 4)
+        fake = netG(noise)
+        errD = netD(fake.detach()).mean()
+        optD.zero_grad()
+        errD.backward()
+        optD.step()
+    for j in range(3):
+        optG.zero_grad()
+        errG = -netD(fake).mean()
+        errG.backward(retain_graph=True)
+        optG.step()
+"""
+
+
+def test_gg201_a_fake_from_the_discriminator_loop_is_recomputed_in_the_generator_loop():
+    # the generator loop reuses the last fake of the loop before it: after its first
+    # step the fake's graph holds outdated generator weights. That fake comes from a loop
+    # that has ended, not from an earlier iteration of this one: recomputing it here works
+    f = _only(GAN_FAKE_KEPT_FROM_THE_D_LOOP, "GG201")
+    assert f.preferred_fix.title.render() == (
+        "Recompute `fake, errG` after the parameter update, so this backward uses the "
+        "updated parameters")
+    fixed = apply_edits(GAN_FAKE_KEPT_FROM_THE_D_LOOP, f.preferred_fix.edits)
+    assert fixed.splitlines()[16:20] == [
+        "        errG = -netD(fake).mean()", "        fake = netG(noise)",
+        "        errG = -netD(fake).mean()", "        errG.backward(retain_graph=True)"]
+    assert [x.code for x in analyze(fixed).findings] == []
+
+
+def test_the_second_iteration_starts_from_where_the_first_ended():
+    # state is built before the loop and replaced by a detached value at the end of each
+    # iteration: the second iteration never sees the first graph (no GG103)
+    src = """import torch
+net = torch.nn.Linear(4, 4)
+opt = torch.optim.SGD(net.parameters(), lr=0.1)
+state = net(torch.randn(1, 4))
+for t in range(3):
+    loss = net(state).sum()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    state = net(torch.randn(1, 4)).detach()
+"""
+    assert analyze(src).findings == ()
+
+
+FIXED_PREPROCESSING = """import torch
+import torch.nn as nn
+
+
+def train(model, data, steps=3):
+    opt = torch.optim.Adam(model.parameters())
+    for step in range(steps):
+        loss = model(data[step % 4]).pow(2).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+
+
+def main():
+    to_channels = nn.Conv1d(1, 4, kernel_size=1)
+    data = to_channels(torch.randn(4, 1, 8))
+    train(nn.Conv1d(4, 4, 1), data)
+
+
+main()
+"""
+
+
+def test_gg103_a_graph_no_optimizer_trains_is_detached_where_it_is_built():
+    # the conversion's Conv1d is given to no optimizer: cutting its graph where it is
+    # built keeps every optimizer training (the model's is reached through the model)
+    f = _only(FIXED_PREPROCESSING, "GG103")
+    assert f.preferred_fix.title.render() == (
+        "Detach `data` where it is built on line 16: no optimizer trains what computed it, "
+        "and each iteration's backward then stops there")
+    fixed = apply_edits(FIXED_PREPROCESSING, f.preferred_fix.edits)
+    assert "    data = to_channels(torch.randn(4, 1, 8)).detach()\n" in fixed
+    assert analyze(fixed).findings == ()
+    # given to the optimizer too, the conversion is trained: no detach
+    trained = FIXED_PREPROCESSING.replace(
+        "    train(nn.Conv1d(4, 4, 1), data)",
+        "    train(nn.Sequential(to_channels, nn.Conv1d(4, 4, 1)), data)")
+    assert not any("Detach" in x.title.render() for f in analyze(trained).findings
+                   for x in f.fixes)
+
+
+DEEP_TUPLE_STATE = 'import torch\nimport torch.nn as nn\nimport torch.nn.functional as F\n\n\nclass Cell(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.gates = nn.Linear(8, 16)\n\n    def forward(self, x, h, c):\n        i, f, o, g = self.gates(torch.cat([x, h], 1)).chunk(4, 1)\n        c = torch.sigmoid(f) * c + torch.sigmoid(i) * torch.tanh(g)\n        h = torch.sigmoid(o) * torch.tanh(c)\n        return h, c\n\n\nclass Seq(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.cell = Cell()\n        self.state = None\n\n    def forward(self, frames):\n        if self.state is None:\n            zeros = torch.zeros(2, 4)\n            self.state = (zeros, zeros)\n        h, c = self.state\n        for step in range(3):\n            h, c = self.cell(frames[:, step], h, c)\n        self.state = (h, c)\n        return h\n\n\nclass Outer(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.seq = Seq()\n\n    def forward(self, x):\n        return self.seq(x)\n\n\nmodel = Outer()\nopt = torch.optim.Adam(model.parameters())\nfor it in range(3):\n    loss = model(torch.rand(2, 3, 4)).sum()\n    opt.zero_grad()\n    loss.backward(retain_graph=True)\n    opt.step()\n'
+
+
+def test_gg302_a_submodule_tuple_state_set_to_none_first_is_detached_element_wise():
+    # self.state is None, then an (h, c) tuple: joined with None it keeps its elements
+    # (tensors), so the fix detaches each of them; the fixed program is clean
+    [f] = [x for x in analyze(DEEP_TUPLE_STATE).findings if x.code == "GG302"]
+    fixed = apply_edits(DEEP_TUPLE_STATE, f.preferred_fix.edits)
+    assert fixed.splitlines()[48:50] == [
+        "    loss.backward()", "    model.seq.state = tuple(t.detach() for t in model.seq.state)"]
+    assert analyze(fixed).findings == ()

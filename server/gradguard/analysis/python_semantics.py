@@ -132,7 +132,11 @@ class PythonSemantics:
                     if old.val.kind in ("container", "tuple"):  # not an unknown object
                         self._accumulate(target, target.value, val, None)
                     merged = join(old.val, val)
-                    self.state.env[key] = Binding(Val("container", merged.segs, merged.leaf),
+                    # ``meter[0] = loss`` on an object we know nothing of does not make
+                    # it a list (its update() is no list's)
+                    kind = "container" if old.val.kind in ("container", "tuple") \
+                        else old.val.kind
+                    self.state.env[key] = Binding(Val(kind, merged.segs, merged.leaf),
                                                   old.stmt)
         elif isinstance(target, cst.StarredElement):
             self.store(target.value, val, stmt)
@@ -607,7 +611,9 @@ class PythonSemantics:
             outs.extend(exits["break"])
             outs.append(end)
             ends.append(end)
-            head = join_states([entry, end])
+            # the next iteration starts where this one ended (or continued): only the
+            # loop's exit joins the entry state (zero iterations)
+            head = end
         self._loop_exits = saved_exits
         self.state = join_states(outs)
         return ends

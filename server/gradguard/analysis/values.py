@@ -115,6 +115,9 @@ def join(a: Val, b: Val) -> Val:
     elts = None
     if a.elts is not None and b.elts is not None and len(a.elts) == len(b.elts):
         elts = tuple(join(x, y) for x, y in zip(a.elts, b.elts))
+    elif a.kind == "none" or b.kind == "none":
+        # None or a tuple: where it is the tuple, its elements are these
+        elts = b.elts if a.kind == "none" else a.elts
     # a segment stays per element only if no side holds it as a shared one
     shared = (a.segs - a.each) | (b.segs - b.each)
     return Val(kind, a.segs | b.segs, a.leaf or b.leaf, ref, elts,

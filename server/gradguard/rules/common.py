@@ -173,3 +173,20 @@ def frame_stmt(h: Hazard, frame_id: str):
         if fid == frame_id:
             return stmt
     return None
+
+
+def trained_by_no_optimizer(segs, interp: Interpreter) -> bool:
+    """Whether no optimizer that stepped trains what the segments read: no parameters of
+    a module (or of one it is part of) any optimizer was given, no tensor one was given
+    itself. False when some optimizer's parameters are not known, or none stepped."""
+    steps = interp.step_log
+    if not steps or any(t.names is None for t in steps):
+        return False
+    trained = interp._descendants(frozenset().union(*(t.refs for t in steps)))
+    stores = frozenset().union(*(t.stores for t in steps))
+    for sid in segs:
+        seg = interp.segs[sid]
+        if seg.leaves & stores or any(st[0] == "param" and st[1] in trained
+                                      for st, _ in seg.saved):
+            return False
+    return True
