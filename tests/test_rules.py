@@ -568,6 +568,44 @@ def test_gg103_a_graph_no_optimizer_trains_is_detached_where_it_is_built():
                    for x in f.fixes)
 
 
+TWO_INPLACE_NORMALIZATIONS = """import torch
+import torch.nn as nn
+
+
+class Head(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.a = nn.Linear(4, 4)
+        self.b = nn.Linear(4, 4)
+
+    def forward(self, x):
+        u = self.a(x)
+        v = self.b(x)
+        u /= torch.linalg.norm(u, dim=-1, keepdim=True)
+        v /= torch.linalg.norm(v, dim=-1, keepdim=True)
+        return (u * v).sum()
+
+
+head = Head()
+head(torch.randn(2, 4)).backward()
+"""
+
+
+def test_gg202_the_fix_undoes_every_inplace_change_the_same_call_made():
+    # two normalizations in place in one forward: fixing one alone leaves the backward
+    # failing on the other, so each finding's fix rewrites both
+    found = [f for f in analyze(TWO_INPLACE_NORMALIZATIONS).findings if f.code == "GG202"]
+    assert [f.span.start.line for f in found] == [14, 15]
+    for f in found:
+        assert f.preferred_fix.title.render() == (
+            "Stop changing `u, v` in place where this backward needs them")
+        fixed = apply_edits(TWO_INPLACE_NORMALIZATIONS, f.preferred_fix.edits)
+        assert fixed.splitlines()[13:15] == [
+            "        u = u / torch.linalg.norm(u, dim=-1, keepdim=True)",
+            "        v = v / torch.linalg.norm(v, dim=-1, keepdim=True)"]
+        assert analyze(fixed).findings == ()
+
+
 DEEP_TUPLE_STATE = 'import torch\nimport torch.nn as nn\nimport torch.nn.functional as F\n\n\nclass Cell(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.gates = nn.Linear(8, 16)\n\n    def forward(self, x, h, c):\n        i, f, o, g = self.gates(torch.cat([x, h], 1)).chunk(4, 1)\n        c = torch.sigmoid(f) * c + torch.sigmoid(i) * torch.tanh(g)\n        h = torch.sigmoid(o) * torch.tanh(c)\n        return h, c\n\n\nclass Seq(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.cell = Cell()\n        self.state = None\n\n    def forward(self, frames):\n        if self.state is None:\n            zeros = torch.zeros(2, 4)\n            self.state = (zeros, zeros)\n        h, c = self.state\n        for step in range(3):\n            h, c = self.cell(frames[:, step], h, c)\n        self.state = (h, c)\n        return h\n\n\nclass Outer(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.seq = Seq()\n\n    def forward(self, x):\n        return self.seq(x)\n\n\nmodel = Outer()\nopt = torch.optim.Adam(model.parameters())\nfor it in range(3):\n    loss = model(torch.rand(2, 3, 4)).sum()\n    opt.zero_grad()\n    loss.backward(retain_graph=True)\n    opt.step()\n'
 
 

@@ -252,17 +252,23 @@ class AutogradEffects:
 
     def _check_versions(self, call, root_node, val: Val) -> None:
         """Report the first saved tensor the backward needs that was changed in place
-        since it was saved (autograd compares the saved ``_version`` with the tensor's:
+        since it was saved, and when it is a tensor (not parameters) every other such
+        tensor (autograd compares the saved ``_version`` with the tensor's:
         torch/csrc/autograd/saved_variable.cpp, "modified by an inplace operation")."""
         versions = self.state.versions
+        found = False
         for sid in sorted(val.segs):
             seg = self.segs[sid]
             for store, ver in seg.saved:
+                if found and store[0] == "param":
+                    continue
                 if versions.get(store, 0) > ver and store in self.bump_sites:
                     key = (id(call), "inplace", store)
                     bump_key = (id(self.bump_sites[store][0]), "inplace", store)
                     if key in self._seen_hazards or (store[0] != "param" and
                                                      bump_key in self._seen_hazards):
+                        if found:
+                            continue
                         return
                     self._seen_hazards.add(bump_key)
                     self.mark()
@@ -274,7 +280,11 @@ class AutogradEffects:
                         tuple((fr.id, fr.stmt, fr.func) for fr in self.frames[:site]),
                         dict(self.state.env),
                         tuple((fr.id, fr.stmt, fr.func) for fr in self.frames), self.stamp()))
-                    return
+                    if store[0] == "param":
+                        return
+                    # every other tensor this backward needs and that was changed in
+                    # place too (a key cache and a value cache): a fix must undo them all
+                    found = True
 
     def _site(self, call, root_node):
         """Where a backward is reported: a wrapper that backwards its parameter (``def
