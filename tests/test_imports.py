@@ -305,3 +305,56 @@ def test_a_hazard_inside_an_imported_function_is_reported_at_its_call(tmp_path):
     # the fixed step (the discriminator loss on fake.detach()) is clean
     _write(tmp_path, {"trainer.py": TRAINER.replace("errD = netD(fake)", "errD = netD(fake.detach())")})
     assert _check(tmp_path / "train.py").findings == ()
+
+
+FREQS = """import torch
+import torch.nn as nn
+
+
+class Freqs(nn.Module):
+    def __init__(self, dim=8):
+        super().__init__()
+        self.inv = nn.Parameter(torch.ones(dim))
+        self.cached = None
+
+    def forward(self, n):
+        if self.cached is not None and n <= self.cached.shape[0]:
+            return self.cached[:n]
+        freqs = torch.einsum("i,j->ij", torch.arange(n).float(), self.inv)
+        self.cached = freqs
+        return freqs
+"""
+
+FREQS_TRAIN = """import torch
+
+from freqs import Freqs
+
+net = torch.nn.Linear(8, 8)
+rot = Freqs()
+opt = torch.optim.SGD(list(net.parameters()) + list(rot.parameters()), lr=0.1)
+for step in range(3):
+    loss = (net(torch.randn(5, 8)) * rot(5).cos()).sum()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+"""
+
+
+def test_a_cache_kept_by_an_imported_forward_is_named_where_it_is_stored(tmp_path):
+    # the carrier is rot.cached, stored in freqs.py (overwritten in the next iteration's
+    # forward, so it is found as the iteration began); the fix clears it
+    _write(tmp_path, {"freqs.py": FREQS, "train.py": FREQS_TRAIN})
+    [f] = _check(tmp_path / "train.py").findings
+    assert f.message.render() == (
+        "`loss` reaches the previous iteration's graph through `rot.cached`, which the "
+        "backward on line 11 freed in that iteration")
+    site = f.related[-1]
+    assert (site.span.path, site.span.start.line, site.message.render()) == (
+        str(tmp_path / "freqs.py"), 15,
+        "`rot.cached` got the graph here and carries it into the next iteration")
+    fixed = FREQS_TRAIN.replace("    loss.backward()\n",
+                                "    loss.backward()\n    rot.cached = None\n")
+    assert [(e.span.start.line, e.new_text) for e in f.preferred_fix.edits] == [
+        (11, "\n    rot.cached = None")]
+    (tmp_path / "train.py").write_text(fixed)
+    assert _check(tmp_path / "train.py").findings == ()

@@ -383,3 +383,255 @@ def test_parameters_handed_to_an_unknown_constructor_are_held_not_computed_with(
            "    for x in data:\n        loss = model(x).sum()\n        loss.backward()\n"
            "        opt.step()\n        state['lr'] = sched.get_lr()[0]\n")
     assert analyze(src).findings == ()
+
+
+SAC_TEMPERATURE = """import torch
+import torch.nn as nn
+
+policy = nn.Linear(4, 2)
+log_alpha = nn.Parameter(torch.zeros(1))
+alpha_opt = torch.optim.Adam([log_alpha], lr=3e-4)
+policy_opt = torch.optim.Adam(policy.parameters(), lr=3e-4)
+for it in range(3):
+    logpi = policy(torch.randn(8, 4)).sum(-1)
+    alpha_loss = -(log_alpha * (logpi + 1.0)).mean()
+    alpha_opt.zero_grad()
+    alpha_loss.backward()
+    alpha_opt.step()
+    policy_loss = (log_alpha.exp().detach() * logpi).mean()
+    policy_opt.zero_grad()
+    policy_loss.backward()
+    policy_opt.step()
+"""
+
+
+def test_gg101_detach_in_the_loss_whose_optimizer_trains_only_its_own_tensor():
+    # the temperature optimizer steps log_alpha alone: the temperature loss must not train
+    # the policy, so the cut goes at its use of logpi (an arithmetic operand), not in the
+    # policy loss (that would stop the policy from training)
+    f = _only(SAC_TEMPERATURE, "GG101")
+    assert f.preferred_fix.title.render() == (
+        "Detach `logpi` on line 10: that loss must not backpropagate into the graph that "
+        "built it")
+    fixed = apply_edits(SAC_TEMPERATURE, f.preferred_fix.edits)
+    assert "    alpha_loss = -(log_alpha * (logpi.detach() + 1.0)).mean()\n" in fixed
+    assert analyze(fixed).findings == ()
+
+
+def test_gg101_no_detach_where_the_optimizer_trains_a_tensor_the_graph_reads():
+    # the first optimizer's own tensor w is in the shared graph: detaching h in the first
+    # loss would leave w without a gradient, and in the second loss nothing would be left
+    # to backpropagate into: no detach is offered
+    src = """import torch
+w = torch.randn(4, 4, requires_grad=True)
+opt = torch.optim.SGD([w], lr=0.1)
+x = torch.randn(2, 4)
+h = torch.tanh(x @ w)
+loss1 = (h * 2).sum()
+loss1.backward()
+opt.step()
+loss2 = (h * 3).sum()
+loss2.backward()
+"""
+    f = _only(src, "GG101")
+    assert not any("Detach" in x.title.render() for x in f.fixes), f.fixes
+
+
+LSTM_WITH_RUNNING_LOSS = 'import torch\nimport torch.nn as nn\n\nrnn = nn.LSTM(4, 8)\nhead = nn.Linear(8, 1)\nopt = torch.optim.SGD(list(rnn.parameters()) + list(head.parameters()), lr=0.1)\nhidden = (torch.zeros(1, 2, 8), torch.zeros(1, 2, 8))\ntotal_loss = 0.\nfor step in range(3):\n    out, hidden = rnn(torch.randn(5, 2, 4), hidden)\n    loss = head(out).pow(2).mean()\n    opt.zero_grad()\n    loss.backward()\n    opt.step()\n    total_loss += loss\nprint(total_loss)\n'
+
+
+def test_gg102_lstm_state_is_detached_as_a_tuple_and_a_running_sum_is_no_carrier():
+    # total_loss (a float, then += loss) holds the freed graph too, but no loss reads it:
+    # only the (h, c) tuple is carried; the running sum is GG301's (.item()), not GG102's
+    [f] = [x for x in analyze(LSTM_WITH_RUNNING_LOSS).findings if x.code == "GG102"]
+    assert f.message.render() == ("`loss` reaches the previous iteration's graph through "
+                                  "`hidden`, which the backward on line 13 freed in that "
+                                  "iteration")
+    assert [(r.span.start.line, r.message.render()) for r in f.related] == [
+        (10, "graph of `hidden` built here"), (13, "this backward freed it")]
+    fixed = apply_edits(LSTM_WITH_RUNNING_LOSS, f.preferred_fix.edits)
+    assert fixed.splitlines()[12:14] == [
+        "    loss.backward()", "    hidden = tuple(t.detach() for t in hidden)"]
+    [leak] = analyze(fixed).findings
+    assert leak.code == "GG301"
+    assert analyze(apply_edits(fixed, leak.preferred_fix.edits)).findings == ()
+
+
+MODULE_WITH_CACHE = 'import torch\nimport torch.nn as nn\n\n\nclass Scaler(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.w = nn.Parameter(torch.ones(4))\n        self.cached = None\n\n    def forward(self, x):\n        if self.cached is None:\n            self.cached = torch.exp(self.w)\n        return x * self.cached\n\n\nclass Net(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.lin = nn.Linear(4, 4)\n        self.scale = Scaler()\n\n    def forward(self, x):\n        return self.scale(self.lin(x))\n\n\nnet = Net()\nopt = torch.optim.SGD(net.parameters(), lr=0.1)\nfor step in range(3):\n    loss = net(torch.randn(2, 4)).sum()\n    opt.zero_grad()\n    loss.backward()\n    opt.step()\n'
+
+
+def test_gg102_a_cache_is_cleared_not_detached():
+    # Scaler caches exp(w) in self.cached (set to None in __init__, never computed from
+    # its own old value): detaching it would keep w without a gradient for good; clearing
+    # it makes the next forward recompute it. The related location is where it was stored
+    f = _only(MODULE_WITH_CACHE, "GG102")
+    assert f.message.render() == ("`loss` reaches the previous iteration's graph through "
+                                  "`net.scale.cached`, which the backward on line 32 freed "
+                                  "in that iteration")
+    assert (f.related[-1].span.start.line, f.related[-1].message.render()) == (
+        13, "`net.scale.cached` got the graph here and carries it into the next iteration")
+    assert f.preferred_fix.title.render() == (
+        "Clear the cached `net.scale.cached` after the backward on line 32, so the next "
+        "forward recomputes it from the current values")
+    fixed = apply_edits(MODULE_WITH_CACHE, f.preferred_fix.edits)
+    assert fixed.splitlines()[31:33] == ["    loss.backward()", "    net.scale.cached = None"]
+    assert analyze(fixed).findings == ()
+
+
+def test_gg102_state_computed_from_its_old_value_is_still_detached():
+    # self.cached = self.cached * 0.9 + ...: state, not a cache
+    src = MODULE_WITH_CACHE.replace(
+        "        return x * self.cached\n",
+        "        self.cached = 0.9 * self.cached + 0.1 * torch.exp(self.w)\n"
+        "        return x * self.cached\n")
+    f = _only(src, "GG102")
+    fixed = apply_edits(src, f.preferred_fix.edits)
+    assert "    if net.scale.cached is not None:\n" \
+           "        net.scale.cached = net.scale.cached.detach()\n" in fixed
+    assert analyze(fixed).findings == ()
+
+
+GAN_FAKE_KEPT_FROM_THE_D_LOOP = """import torch
+import torch.nn as nn
+
+netG, netD = nn.Linear(4, 4), nn.Linear(4, 1)
+optD = torch.optim.Adam(netD.parameters())
+optG = torch.optim.Adam(netG.parameters())
+for epoch in range(2):
+    for j in range(2):
+        noise = torch.randn(2, 4)
+        fake = netG(noise)
+        errD = netD(fake.detach()).mean()
+        optD.zero_grad()
+        errD.backward()
+        optD.step()
+    for j in range(3):
+        optG.zero_grad()
+        errG = -netD(fake).mean()
+        errG.backward(retain_graph=True)
+        optG.step()
+"""
+
+
+def test_gg201_a_fake_from_the_discriminator_loop_is_recomputed_in_the_generator_loop():
+    # the generator loop reuses the last fake of the loop before it: after its first
+    # step the fake's graph holds outdated generator weights. That fake comes from a loop
+    # that has ended, not from an earlier iteration of this one: recomputing it here works
+    f = _only(GAN_FAKE_KEPT_FROM_THE_D_LOOP, "GG201")
+    assert f.preferred_fix.title.render() == (
+        "Recompute `fake, errG` after the parameter update, so this backward uses the "
+        "updated parameters")
+    fixed = apply_edits(GAN_FAKE_KEPT_FROM_THE_D_LOOP, f.preferred_fix.edits)
+    assert fixed.splitlines()[16:20] == [
+        "        errG = -netD(fake).mean()", "        fake = netG(noise)",
+        "        errG = -netD(fake).mean()", "        errG.backward(retain_graph=True)"]
+    assert [x.code for x in analyze(fixed).findings] == []
+
+
+def test_the_second_iteration_starts_from_where_the_first_ended():
+    # state is built before the loop and replaced by a detached value at the end of each
+    # iteration: the second iteration never sees the first graph (no GG103)
+    src = """import torch
+net = torch.nn.Linear(4, 4)
+opt = torch.optim.SGD(net.parameters(), lr=0.1)
+state = net(torch.randn(1, 4))
+for t in range(3):
+    loss = net(state).sum()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    state = net(torch.randn(1, 4)).detach()
+"""
+    assert analyze(src).findings == ()
+
+
+FIXED_PREPROCESSING = """import torch
+import torch.nn as nn
+
+
+def train(model, data, steps=3):
+    opt = torch.optim.Adam(model.parameters())
+    for step in range(steps):
+        loss = model(data[step % 4]).pow(2).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+
+
+def main():
+    to_channels = nn.Conv1d(1, 4, kernel_size=1)
+    data = to_channels(torch.randn(4, 1, 8))
+    train(nn.Conv1d(4, 4, 1), data)
+
+
+main()
+"""
+
+
+def test_gg103_a_graph_no_optimizer_trains_is_detached_where_it_is_built():
+    # the conversion's Conv1d is given to no optimizer: cutting its graph where it is
+    # built keeps every optimizer training (the model's is reached through the model)
+    f = _only(FIXED_PREPROCESSING, "GG103")
+    assert f.preferred_fix.title.render() == (
+        "Detach `data` where it is built on line 16: no optimizer trains what computed it, "
+        "and each iteration's backward then stops there")
+    fixed = apply_edits(FIXED_PREPROCESSING, f.preferred_fix.edits)
+    assert "    data = to_channels(torch.randn(4, 1, 8)).detach()\n" in fixed
+    assert analyze(fixed).findings == ()
+    # given to the optimizer too, the conversion is trained: no detach
+    trained = FIXED_PREPROCESSING.replace(
+        "    train(nn.Conv1d(4, 4, 1), data)",
+        "    train(nn.Sequential(to_channels, nn.Conv1d(4, 4, 1)), data)")
+    assert not any("Detach" in x.title.render() for f in analyze(trained).findings
+                   for x in f.fixes)
+
+
+TWO_INPLACE_NORMALIZATIONS = """import torch
+import torch.nn as nn
+
+
+class Head(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.a = nn.Linear(4, 4)
+        self.b = nn.Linear(4, 4)
+
+    def forward(self, x):
+        u = self.a(x)
+        v = self.b(x)
+        u /= torch.linalg.norm(u, dim=-1, keepdim=True)
+        v /= torch.linalg.norm(v, dim=-1, keepdim=True)
+        return (u * v).sum()
+
+
+head = Head()
+head(torch.randn(2, 4)).backward()
+"""
+
+
+def test_gg202_the_fix_undoes_every_inplace_change_the_same_call_made():
+    # two normalizations in place in one forward: fixing one alone leaves the backward
+    # failing on the other, so each finding's fix rewrites both
+    found = [f for f in analyze(TWO_INPLACE_NORMALIZATIONS).findings if f.code == "GG202"]
+    assert [f.span.start.line for f in found] == [14, 15]
+    for f in found:
+        assert f.preferred_fix.title.render() == (
+            "Stop changing `u, v` in place where this backward needs them")
+        fixed = apply_edits(TWO_INPLACE_NORMALIZATIONS, f.preferred_fix.edits)
+        assert fixed.splitlines()[13:15] == [
+            "        u = u / torch.linalg.norm(u, dim=-1, keepdim=True)",
+            "        v = v / torch.linalg.norm(v, dim=-1, keepdim=True)"]
+        assert analyze(fixed).findings == ()
+
+
+DEEP_TUPLE_STATE = 'import torch\nimport torch.nn as nn\nimport torch.nn.functional as F\n\n\nclass Cell(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.gates = nn.Linear(8, 16)\n\n    def forward(self, x, h, c):\n        i, f, o, g = self.gates(torch.cat([x, h], 1)).chunk(4, 1)\n        c = torch.sigmoid(f) * c + torch.sigmoid(i) * torch.tanh(g)\n        h = torch.sigmoid(o) * torch.tanh(c)\n        return h, c\n\n\nclass Seq(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.cell = Cell()\n        self.state = None\n\n    def forward(self, frames):\n        if self.state is None:\n            zeros = torch.zeros(2, 4)\n            self.state = (zeros, zeros)\n        h, c = self.state\n        for step in range(3):\n            h, c = self.cell(frames[:, step], h, c)\n        self.state = (h, c)\n        return h\n\n\nclass Outer(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.seq = Seq()\n\n    def forward(self, x):\n        return self.seq(x)\n\n\nmodel = Outer()\nopt = torch.optim.Adam(model.parameters())\nfor it in range(3):\n    loss = model(torch.rand(2, 3, 4)).sum()\n    opt.zero_grad()\n    loss.backward(retain_graph=True)\n    opt.step()\n'
+
+
+def test_gg302_a_submodule_tuple_state_set_to_none_first_is_detached_element_wise():
+    # self.state is None, then an (h, c) tuple: joined with None it keeps its elements
+    # (tensors), so the fix detaches each of them; the fixed program is clean
+    [f] = [x for x in analyze(DEEP_TUPLE_STATE).findings if x.code == "GG302"]
+    fixed = apply_edits(DEEP_TUPLE_STATE, f.preferred_fix.edits)
+    assert fixed.splitlines()[48:50] == [
+        "    loss.backward()", "    model.seq.state = tuple(t.detach() for t in model.seq.state)"]
+    assert analyze(fixed).findings == ()

@@ -19,14 +19,16 @@ class AutogradEffects:
         return tuple(p for _, p in self.loop_stack)
 
     def new_seg(self, node, label: str, parents: frozenset, saves: bool = True,
-                inputs: tuple = (), saved: tuple = (), ins=(), module=False) -> frozenset:
+                inputs: tuple = (), saved: tuple = (), leaves: frozenset = EMPTY, ins=(),
+                module=False) -> frozenset:
         """Create a segment at ``node`` depending on ``parents``; returns the new set.
-        ``saved`` lists the ``(store, version)`` of the tensors its backward needs.
+        ``saved`` lists the ``(store, version)`` of the tensors its backward needs,
+        ``leaves`` the storages of its operands that are leaves requiring grad.
         ``ins``: the input values (whose parameters this node's graph reaches);
         ``module``: for a module call, the module's ref (None: a module not known)."""
         sid = next(self._ids)
         self.segs[sid] = Seg(sid, node, label, self.stamp(), saves, inputs, self.frame.stmt,
-                              self.frame.id, saved, self.top())
+                              self.frame.id, saved, self.top(), leaves)
         for store, _ in saved:
             self.saved_by.setdefault(store, []).append(sid)
         params, wild = set(), False
@@ -106,8 +108,9 @@ class AutogradEffects:
             saved = ((store, 0),)
         else:
             saved = self.saved_of(vals if keep is None else keep) if saves else ()
+        leaves = frozenset(v.store for v in vals if v.leaf and v.store is not None)
         return Val("tensor", self.new_seg(node, label, parents, bool(saves), inputs, saved,
-                                          ins=vals),
+                                          leaves, ins=vals),
                    store=store, src=src)
 
     def bump(self, val: Val, node) -> None:
@@ -325,17 +328,23 @@ class AutogradEffects:
 
     def _check_versions(self, call, root_node, val: Val) -> None:
         """Report the first saved tensor the backward needs that was changed in place
-        since it was saved (autograd compares the saved ``_version`` with the tensor's:
+        since it was saved, and when it is a tensor (not parameters) every other such
+        tensor (autograd compares the saved ``_version`` with the tensor's:
         torch/csrc/autograd/saved_variable.cpp, "modified by an inplace operation")."""
         versions = self.state.versions
+        found = False
         for sid in sorted(val.segs):
             seg = self.segs[sid]
             for store, ver in seg.saved:
+                if found and store[0] == "param":
+                    continue
                 if versions.get(store, 0) > ver and store in self.bump_sites:
                     key = (id(call), "inplace", store)
                     bump_key = (id(self.bump_sites[store][0]), "inplace", store)
                     if key in self._seen_hazards or (store[0] != "param" and
                                                      bump_key in self._seen_hazards):
+                        if found:
+                            continue
                         return
                     self._seen_hazards.add(bump_key)
                     self.mark()
@@ -347,7 +356,11 @@ class AutogradEffects:
                         tuple((fr.id, fr.stmt, fr.func) for fr in self.frames[:site]),
                         dict(self.state.env),
                         tuple((fr.id, fr.stmt, fr.func) for fr in self.frames), self.stamp()))
-                    return
+                    if store[0] == "param":
+                        return
+                    # every other tensor this backward needs and that was changed in
+                    # place too (a key cache and a value cache): a fix must undo them all
+                    found = True
 
     def _site(self, call, root_node):
         """Where a backward is reported: a wrapper that backwards its parameter (``def
@@ -367,13 +380,13 @@ class AutogradEffects:
         call, root_node, site = self._site(call, root_node)
         cur = self.stamp()
         frees = tuple(self.state.freed[s] for s in hit)
-        kind, loop = "same", None
+        kind, loop, entry = "same", None, None
         f = frees[0]
         for i, (ctx, p) in enumerate(self.loop_stack):
             if i >= len(f.stamp) or f.stamp[i] != p:
                 if i < len(f.stamp) and self.pass_loop.get(f.stamp[i]) == ctx.key:
                     # freed in an earlier pass (iteration) of this loop
-                    loop = ctx
+                    loop, entry = ctx, self.entry_envs.get(p)
                     seg = self.segs[hit[0]]
                     inside = len(seg.stamp) > i and seg.stamp[:i] == cur[:i] and \
                         self.pass_loop.get(seg.stamp[i]) == ctx.key
@@ -388,4 +401,4 @@ class AutogradEffects:
         self.hazards.append(Hazard(kind, call, root_node, hit, frees, loop, frames,
                                    dict(self.state.env), dict(self.state.freed),
                                    self.param_updates, val_segs,
-                                   tuple(ctx for ctx, _ in self.loop_stack)))
+                                   tuple(ctx for ctx, _ in self.loop_stack), entry))

@@ -25,8 +25,10 @@ class Hazard:
     ``root``: the expression backwarded; ``frames``: the analysis frames at the time, as
     ``(frame_id, current statement, function node)``; ``env``/``freed``: the state then;
     ``steps``: parameter updates so far; ``val_segs``: all segments of the root;
-    ``loops``: the loops being analysed, outermost first. The finding's site is the last
-    frame of ``frames`` (a wrapper that backwards its parameter is reported at its call).
+    ``loops``: the loops being analysed, outermost first; ``entry_env``: the env at the
+    start of the pass of ``loop`` the hazard happened in (what crossed from the earlier
+    iteration). The finding's site is the last frame of ``frames`` (a wrapper that
+    backwards its parameter is reported at its call).
     """
 
     kind: str
@@ -41,6 +43,7 @@ class Hazard:
     steps: int
     val_segs: frozenset
     loops: tuple = ()
+    entry_env: dict | None = None
 
 
 @dataclass

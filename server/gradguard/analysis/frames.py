@@ -51,11 +51,13 @@ class ClassInfo:
 class Trained:
     """What an optimizer trains: module names as written and module identities.
     ``pure``: its parameters are those modules' ``parameters()`` and nothing else (no
-    tensor of its own, no parameter group the engine cannot read)."""
+    tensor of its own, no parameter group the engine cannot read); ``stores``: the
+    storages of the tensors it was given itself (``Adam([self.log_alpha])``)."""
 
     names: frozenset | None
     refs: frozenset
     pure: bool = False
+    stores: frozenset = frozenset()
 
 
 @dataclass(frozen=True)

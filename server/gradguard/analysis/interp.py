@@ -58,6 +58,11 @@ class Interpreter(PythonSemantics, TorchSemantics, AutogradEffects):
         self.inplace_modules: dict = {}
         self.bump_tops: dict = {}
         self.entry_keys: dict = {}
+        self.entry_envs: dict = {}
+        # (object, attribute) pairs once assigned a value computed from their own old one
+        self.self_updated: set = set()
+        # attribute key -> {statement that stored a graph there: the segments it stored}
+        self.attr_stores: dict = {}
         self.accumulations: dict = {}
         self.consumed: set = set()
         self.passes_with_backward: set = set()
@@ -74,7 +79,7 @@ class Interpreter(PythonSemantics, TorchSemantics, AutogradEffects):
         self.depth = 0
         self.steps = 0
         self.param_updates = 0
-        self.step_log: list[frozenset] = []
+        self.step_log: list = []    # the Trained of each optimizer step, in order
         self.state = State()
         self.global_env: dict = {}
         self._seen_hazards: set = set()

@@ -113,7 +113,16 @@ class PythonSemantics:
                 return
             if base.kind in ("object", "module") and base.ref is not None and \
                     not isinstance(base.ref, str):
-                self.state.env[("@", base.ref, target.attr.value)] = Binding(val, stmt)
+                akey = ("@", base.ref, target.attr.value)
+                old = self.state.env.get(akey)
+                if old is not None and old.val.segs & val.segs:
+                    # computed from its own previous value: state (``self.h = cell(x,
+                    # self.h)``), not a cache that is replaced by a recomputation
+                    self.self_updated.add((base.ref, target.attr.value))
+                if val.segs and stmt is not None:
+                    sites = self.attr_stores.setdefault(akey, {})
+                    sites[stmt] = sites.get(stmt, EMPTY) | val.segs
+                self.state.env[akey] = Binding(val, stmt)
                 if val.kind == "module" and isinstance(val.ref, tuple):
                     self.submodules.setdefault(base.ref, set()).add(val.ref)
             elif isinstance(target.value, cst.Name) and base.kind == "unknown":
@@ -135,7 +144,11 @@ class PythonSemantics:
                     if old.val.kind in ("container", "tuple"):  # not an unknown object
                         self._accumulate(target, target.value, val, None)
                     merged = join(old.val, val)
-                    self.state.env[key] = Binding(Val("container", merged.segs, merged.leaf),
+                    # ``meter[0] = loss`` on an object we know nothing of does not make
+                    # it a list (its update() is no list's)
+                    kind = "container" if old.val.kind in ("container", "tuple") \
+                        else old.val.kind
+                    self.state.env[key] = Binding(Val(kind, merged.segs, merged.leaf),
                                                   old.stmt)
         elif isinstance(target, cst.StarredElement):
             self.store(target.value, val, stmt)
@@ -618,6 +631,7 @@ class PythonSemantics:
             self.pass_index[pass_id] = k
             self.loop_stack.append((ctx, pass_id))
             self.entry_keys[pass_id] = frozenset(self.state.env)
+            self.entry_envs[pass_id] = head.env   # what crosses into this pass (not changed)
             try:
                 body()
             finally:
@@ -627,7 +641,9 @@ class PythonSemantics:
             outs.extend(exits["break"])
             outs.append(end)
             ends.append(end)
-            head = join_states([entry, end])
+            # the next iteration starts where this one ended (or continued): only the
+            # loop's exit joins the entry state (zero iterations)
+            head = end
         self._loop_exits = saved_exits
         self.state = join_states(outs)
         return ends
@@ -705,7 +721,11 @@ class PythonSemantics:
                 # mul / mm save one operand for the other's gradient (derivatives.yaml:
                 # self: grad * other, other: grad * self), only when that one needs it
                 keep = [v for v, other in ((left, right), (right, left)) if other.grad]
-            return self.op(node, "", [left, right], saves, keep=keep)
+            # the operands a fix can detach (``logpi * alpha``: cut ``logpi`` there)
+            inputs = tuple((n, v.segs) for v, n in ((left, node.left), (right, node.right))
+                           if isinstance(n, (cst.Name, cst.Attribute, cst.Subscript)) and
+                           v.kind == "tensor" and v.segs)
+            return self.op(node, "", [left, right], saves, inputs=inputs, keep=keep)
         if isinstance(node, cst.UnaryOperation):
             v = self.eval(node.expression)
             if isinstance(node.operator, cst.Not):

@@ -125,7 +125,8 @@ class TorchSemantics:
             # (a frozen module on inputs that need no grad: no graph at all)
             return Val("tensor", store=self.fresh_store())
         inputs = tuple((node, v.segs) for v, node in pos
-                       if isinstance(node, (cst.Name, cst.Attribute, cst.Subscript)) and v.segs)
+                       if isinstance(node, (cst.Name, cst.Attribute, cst.Subscript)) and
+                       v.kind == "tensor" and v.segs)
         parents = frozenset().union(*(v.segs for v, _ in pos)) if pos else EMPTY
         # the module's own parameters are not part of src: a module call has a graph
         src = merge_src([v for v, _ in pos]) if ref is not None else None
@@ -181,7 +182,10 @@ class TorchSemantics:
         if len(parts) >= 3 and parts[1] == "nn" and parts[2] not in ("functional", "utils", "init") \
                 and name[:1].isupper():
             if name in T.LEAF_CONSTRUCTORS:
-                return Val("tensor", leaf=not self.no_grad)
+                # a storage of its own, marked as a parameter's ("p"): optimizers given
+                # it by name train it, and a graph that reaches it reaches a parameter
+                # (of a module the engine may not know)
+                return Val("tensor", leaf=not self.no_grad, store=("p", next(self._ids)))
             inplace = kw.get("inplace")
             flag = name in T.INPLACE_MODULES and (
                 (inplace is not None and literal_truth(inplace[1]) is True) or
@@ -327,6 +331,14 @@ class TorchSemantics:
                 if isinstance(v.ref, tuple):
                     refs.add(v.ref)
         if not names:
+            first = call.args[0].value
+            if isinstance(first, (cst.List, cst.Tuple)) and first.elements and all(
+                    isinstance(e, cst.Element) and isinstance(e.value, (cst.Name, cst.Attribute))
+                    for e in first.elements):
+                # ``Adam([self.log_alpha])``: tensors of their own, no module's parameters
+                vals = [self.eval(e.value) for e in first.elements]
+                if all(v.kind == "tensor" and v.store is not None for v in vals):
+                    return Trained(frozenset(), frozenset(), stores=frozenset(v.store for v in vals))
             return None
         return Trained(frozenset(names), frozenset(refs), _only_parameters(call.args[0].value))
 
@@ -412,7 +424,7 @@ class TorchSemantics:
                                            else None, self.stamp(), func.value,
                                            len(self.backwards)))
                 self.param_updates += 1
-                self.step_log.append(trained.names)
+                self.step_log.append(trained)
                 for r in self._descendants(trained.refs):
                     self.bump(Val("tensor", store=("param", r)), call)
             return UNKNOWN

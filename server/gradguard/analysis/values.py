@@ -156,6 +156,9 @@ def join(a: Val, b: Val) -> Val:
     elts = None
     if a.elts is not None and b.elts is not None and len(a.elts) == len(b.elts):
         elts = tuple(join(x, y) for x, y in zip(a.elts, b.elts))
+    elif a.kind == "none" or b.kind == "none":
+        # None or a tuple: where it is the tuple, its elements are these
+        elts = b.elts if a.kind == "none" else a.elts
     # a segment stays per element only if no side holds it as a shared one
     shared = (a.segs - a.each) | (b.segs - b.each)
     if a.kind == "none":
@@ -189,10 +192,11 @@ class Seg:
     ``stamp`` identifies the loop iterations (analysis passes) it was created in;
     ``saves`` is False for operations whose backward needs no saved tensor (add, view,
     indexing: a second walk through them raises nothing); ``inputs`` lists, for a module
-    call, the argument expressions and the segments each carried, so that a fix can
-    detach the right argument; ``stmt`` is the statement that created it; ``saved``
+    call or a binary operation, the argument (operand) expressions and the segments each
+    carried, so that a fix can detach the right argument; ``stmt`` is the statement that created it; ``saved``
     lists ``(store, version)`` of the tensors it saved for backward; ``top`` the
-    top-level statement it was built in.
+    top-level statement it was built in; ``leaves`` the storages of the leaves that
+    require grad among its operands (what an optimizer over explicit tensors trains).
     """
 
     id: int
@@ -205,6 +209,7 @@ class Seg:
     frame: str = "G"
     saved: tuple = ()
     top: cst.CSTNode | None = None
+    leaves: frozenset = EMPTY
 
 
 @dataclass(frozen=True)

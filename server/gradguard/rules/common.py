@@ -79,32 +79,43 @@ def bound_name(seg) -> cst.BaseExpression | None:
     return None
 
 
-def graph_site(seg, src: Source, h: Hazard) -> tuple[str, cst.CSTNode]:
+def graph_site(seg, src: Source, h: Hazard, prefer=()) -> tuple[str, cst.CSTNode]:
     """How messages name a segment, and where they say it was built: the variable it was
     assigned to when that happened in a function still running at the hazard (the user
-    sees it), else the earliest variable of the function the user reads (the loop's, else
-    the backward's) that holds it, else its own expression."""
+    sees it; of a tuple target, the first name in ``prefer``, else the first that holds
+    it), else the earliest variable of the function the user reads (the loop's, else the
+    backward's) that holds it and whose statement built it, else any that holds it, else
+    its own expression."""
     target = bound_name(seg)
     active = {fid for fid, _, _ in h.frames}
     if target is not None and not isinstance(target, cst.Tuple) and seg.frame in active:
         return src.code(target, 40), seg.node
+    if isinstance(target, cst.Tuple) and seg.frame in active:
+        names = [e.value.value for e in target.elements if isinstance(e.value, cst.Name)]
+        holding = [n for n in names if (b := h.env.get((seg.frame, n))) is not None and
+                   seg.id in b.val.segs]
+        pick = next((n for n in holding if n in prefer), holding[0] if holding else None)
+        if pick is not None:
+            return pick, seg.node
     home = h.loop.frame if h.loop else h.frames[-1][0]
-    found = [(src.span(b.stmt).start, key[1], b.stmt) for key, b in h.env.items()
+    found = [(b.stmt is not seg.stmt, src.span(b.stmt).start, key[1], b.stmt)
+             for key, b in h.env.items()
              if key[0] == home and seg.id in b.val.segs and
              isinstance(b.stmt, cst.SimpleStatementLine)]
     if found:
-        _, name, stmt = min(found, key=lambda t: t[0])
+        _, _, name, stmt = min(found, key=lambda t: t[:2])
         return name, stmt
     if target is not None and not isinstance(target, cst.Tuple):
         return src.code(target, 40), seg.node
     return src.code(seg.node, 40), seg.node
 
 
-def related(h: Hazard, interp: Interpreter, src: Source) -> tuple[Related, ...]:
-    """Where the graph was built and where it was freed."""
+def related(h: Hazard, interp: Interpreter, src: Source, prefer=()) -> tuple[Related, ...]:
+    """Where the graph was built and where it was freed (``prefer``: the names to call it
+    by, see :func:`graph_site`)."""
     seg = graph_seg(h, interp)
     free = h.frees[h.segs.index(seg.id)]
-    label, node = graph_site(seg, src, h)
+    label, node = graph_site(seg, src, h, prefer)
     return (
         Related(src.span(node), Message(N_("graph of `{graph}` built here"), {"graph": label})),
         Related(src.span(free.node), Message(N_("this backward freed it"), {})),
@@ -162,3 +173,20 @@ def frame_stmt(h: Hazard, frame_id: str):
         if fid == frame_id:
             return stmt
     return None
+
+
+def trained_by_no_optimizer(segs, interp: Interpreter) -> bool:
+    """Whether no optimizer that stepped trains what the segments read: no parameters of
+    a module (or of one it is part of) any optimizer was given, no tensor one was given
+    itself. False when some optimizer's parameters are not known, or none stepped."""
+    steps = interp.step_log
+    if not steps or any(t.names is None for t in steps):
+        return False
+    trained = interp._descendants(frozenset().union(*(t.refs for t in steps)))
+    stores = frozenset().union(*(t.stores for t in steps))
+    for sid in segs:
+        seg = interp.segs[sid]
+        if seg.leaves & stores or any(st[0] == "param" and st[1] in trained
+                                      for st, _ in seg.saved):
+            return False
+    return True

@@ -11,7 +11,7 @@ from __future__ import annotations
 import libcst as cst
 
 from gradguard.analysis.interp import Hazard, Interpreter
-from gradguard.analysis.model import Finding, Fix, Message
+from gradguard.analysis.model import Finding, Fix, Message, Related
 from gradguard.analysis.source import Source
 from gradguard.rules import N_, Rule
 from gradguard.rules import common as C
@@ -86,7 +86,9 @@ def build(h: Hazard, interp: Interpreter, src: Source) -> Finding:
     message = Message(N_("`{tensor}` reaches the previous iteration's graph through "
                          "`{carried}`, which the backward on line {freed_line} freed in "
                          "that iteration"), args)
-    related = C.related(h, interp, src)
+    prefer = [str(n) for n, _ in carried]
+    related = C.related(h, interp, src, prefer)
+    related += _stored_at(h, src, carried, interp, related)
     fixes = []
     if carried:
         fixes.append(_detach_fix(h, src, carried))
@@ -97,19 +99,64 @@ def build(h: Hazard, interp: Interpreter, src: Source) -> Finding:
                    tuple(f for f in fixes if f is not None))
 
 
+def _stored_at(h: Hazard, src: Source, carried, interp: Interpreter, related) -> tuple:
+    """Where each carried attribute got the graph it carries: the statement that stored
+    it (``self.h = ...`` in a forward, maybe in an imported module), the last one that
+    stored a part of the freed graph, unless that line is already shown."""
+    shown = {(r.span.path, r.span.start.line) for r in related}
+    hit = set(h.segs)
+    out = []
+    for name, _ in carried:
+        key = getattr(name, "key", None)
+        if key is None or key[0] != "@":
+            continue
+        sites = [(max(segs & hit), stmt) for stmt, segs in
+                 interp.attr_stores.get(key, {}).items() if segs & hit]
+        if not sites:
+            continue
+        span = src.span(max(sites, key=lambda t: t[0])[1])
+        if (span.path, span.start.line) in shown:
+            continue
+        shown.add((span.path, span.start.line))
+        out.append(Related(span, Message(N_("`{carried}` got the graph here and carries it "
+                                            "into the next iteration"), {"carried": str(name)})))
+    return tuple(out)
+
+
 def carried_variables(h: Hazard, src: Source, interp: Interpreter | None = None):
     """The carried variables: names of the loop's frame whose value holds the freed graph
     and that the loop body reads before it assigns them (so the value crosses from one
-    iteration to the next); a list of ``(name, value)``."""
+    iteration to the next); a list of ``(name, value)``. When nothing holds it at the
+    backward (a cache read, then overwritten in this iteration), what held it when the
+    iteration began."""
+    found = _carried(h, src, interp, h.env)
+    if not found and h.entry_env is not None:
+        found = _carried(h, src, interp, h.entry_env)
+    if h.entry_env is not None:
+        # what the backwarded value read of it: all of its history (segments stand for a
+        # value's whole history). A running sum (``total_loss += loss``) holds the freed
+        # graph too, but no loss reads it: it carries nothing into the next iteration
+        read = [(p, v) for p, v in found if _read_by_root(h, p)]
+        if read:
+            found = read
+    return found
+
+
+def _read_by_root(h: Hazard, path) -> bool:
+    b = h.entry_env.get(getattr(path, "key", None))
+    return b is None or not b.val.segs or b.val.segs <= h.val_segs
+
+
+def _carried(h: Hazard, src: Source, interp: Interpreter | None, env_map: dict):
     loop = h.loop
     hit = set(h.segs)
-    env = sorted(h.env.items(), key=lambda kv: str(kv[0]))
-    names = [(key[1], b.val) for key, b in env
+    env = sorted(env_map.items(), key=lambda kv: str(kv[0]))
+    names = [(Path(key[1], key), b.val) for key, b in env
              if key[0] == loop.frame and b.val.segs & hit and _read_first(key[1], loop.node, src)]
     # attributes of objects the loop's function holds (``model.h`` set in forward)
     holders = {b.val.ref: key[1] for key, b in env if key[0] == loop.frame and
                b.val.kind in ("object", "module") and isinstance(b.val.ref, tuple)}
-    attrs = [(f"{holders[key[1]]}.{key[2]}", b.val) for key, b in env
+    attrs = [(Path(f"{holders[key[1]]}.{key[2]}", key), b.val) for key, b in env
              if key[0] == "@" and key[1] in holders and b.val.segs & hit and
              key[2].isidentifier()]
     # state kept by a submodule (``model.encoder.cell.h``, ``net[2].mem`` of an
@@ -125,21 +172,45 @@ def carried_variables(h: Hazard, src: Source, interp: Interpreter | None = None)
                 if sub is not None:
                     paths[b.val.ref] = sub
                     todo.append(b.val.ref)
-    deep = sorted((_path(paths[key[1]], key[2]), b.val) for key, b in env
-                  if key[0] == "@" and key[1] in paths and key[1] not in holders and
-                  b.val.segs & hit and key[2].isidentifier() and _tensor_state(b.val))
+    deep = sorted(((Path(_path(paths[key[1]], key[2]), key), b.val) for key, b in env
+                   if key[0] == "@" and key[1] in paths and key[1] not in holders and
+                   b.val.segs & hit and key[2].isidentifier() and _tensor_state(b.val)),
+                  key=lambda pv: str(pv[0]))
     if interp is not None:
         # state its class sets to None (initially, or in a reset method) is detached
-        # only when it is a tensor
-        refs = {p: r for r, p in paths.items()}
-        deep = [(MaybeNone(p) if _set_to_none(interp, refs[p.rsplit(".", 1)[0]],
-                                               p.rsplit(".", 1)[1]) else p, v)
-                for p, v in deep]
+        # only when it is a tensor; a cache (set to None, and never computed from its
+        # own previous value) is dropped, so that the next forward recomputes it
+        def kind(p: Path, deep: bool) -> Path:
+            ref, attr = p.key[1], p.key[2]
+            if not _set_to_none(interp, ref, attr):
+                return p
+            if (ref, attr) not in interp.self_updated and isinstance(ref, tuple) and \
+                    len(ref) == 3 and ref[0] == "obj":
+                return Cached(p, p.key)
+            return MaybeNone(p, p.key) if deep else p
+
+        attrs = [(kind(p, False), v) for p, v in attrs]
+        deep = [(kind(p, True), v) for p, v in deep]
     return names + attrs + deep
 
 
-class MaybeNone(str):
+class Path(str):
+    """How the fix writes a carried variable or attribute (``hidden``, ``model.rnn.h``);
+    ``key`` is its env key."""
+
+    def __new__(cls, text: str, key=None):
+        self = super().__new__(cls, text)
+        self.key = key
+        return self
+
+
+class MaybeNone(Path):
     """The path of an attribute that may hold None instead of a tensor."""
+
+
+class Cached(Path):
+    """The path of an attribute that caches a value: its class sets it to None (and
+    recomputes it then), and it is never computed from its own previous value."""
 
 
 def _set_to_none(interp: Interpreter, ref, attr: str) -> bool:
@@ -217,11 +288,14 @@ def _read_first(name: str, loop: cst.CSTNode, src: Source) -> bool:
 def detach_lines(carried) -> list[str] | None:
     """The statements that detach each carried ``(name, value)`` (a tuple element-wise),
     or None when one of them is a container or object ``.detach()`` cannot cut."""
-    if any(val.kind in ("container", "object") for _, val in carried):
+    if any(val.kind in ("container", "object") for name, val in carried
+           if not isinstance(name, Cached)):
         return None
     out = []
     for name, val in carried:
-        if isinstance(name, MaybeNone):
+        if isinstance(name, Cached):
+            out.append(f"{name} = None")
+        elif isinstance(name, MaybeNone):
             out += [f"if {name} is not None:", f"    {name} = {name}.detach()"]
         elif val.elts is not None:
             out.append(f"{name} = tuple(t.detach() for t in {name})")
@@ -238,8 +312,13 @@ def _detach_fix(h: Hazard, src: Source, carried) -> Fix | None:
     if after is None or lines is None:
         return None
     names = ", ".join(name for name, _ in carried)
-    return Fix(Message(N_("Detach `{name}` after the backward on line {line}, so the next "
-                          "iteration starts a new graph"),
-                       {"name": names, "line": src.line_ref(after)}),
+    title = N_("Detach `{name}` after the backward on line {line}, so the next iteration "
+               "starts a new graph")
+    if all(isinstance(name, Cached) for name, _ in carried):
+        # a detached cache would keep the values it was computed from, and whatever
+        # computed it (parameters, inputs that require grad) would get no gradient again
+        title = N_("Clear the cached `{name}` after the backward on line {line}, so the "
+                   "next forward recomputes it from the current values")
+    return Fix(Message(title, {"name": names, "line": src.line_ref(after)}),
                (src.insert_line_after(after, *lines),),
                preferred=True)

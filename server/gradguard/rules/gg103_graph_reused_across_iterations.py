@@ -9,6 +9,8 @@ graph it walked unless ``retain_graph=True``.
 from __future__ import annotations
 
 
+import libcst as cst
+
 from gradguard.analysis.interp import Hazard, Interpreter
 from gradguard.analysis.model import Finding, Fix, Message
 from gradguard.analysis.source import Source
@@ -80,7 +82,8 @@ def build(h: Hazard, interp: Interpreter, src: Source) -> Finding:
     message = Message(N_("`{tensor}` uses `{graph}`, built once on line {built_line} before "
                          "the loop; the backward on line {freed_line} frees its graph in the "
                          "first iteration, so the next iteration fails"), args)
-    fixes = [f for f in (_recompute_in_loop(h, interp, src),
+    fixes = [f for f in (_recompute_in_loop(h, interp, src) or
+                         _detach_where_built(h, interp, src),
                          C.retain_fix(h, src, preferred=False)) if f is not None]
     return Finding(RULE.code, src.span(h.node), message, C.related(h, interp, src),
                    tuple(fixes))
@@ -119,6 +122,40 @@ def _recompute_in_loop(h: Hazard, interp: Interpreter, src: Source) -> Fix | Non
         return Fix(Message(N_("Compute `{name}` inside the loop (a new graph each iteration)"),
                            {"name": shown}), tuple(edits), preferred=True)
     return None
+
+
+def _detach_where_built(h: Hazard, interp: Interpreter, src: Source) -> Fix | None:
+    """A value built once that no optimizer trains through (a fixed preprocessing by a
+    module whose parameters no optimizer was given): detach it where it is built, in a
+    function still running at the backward (never inside a callee such as a forward that
+    the training path also runs). Every optimizer keeps its gradients: none of them
+    trains what the cut leaves out."""
+    seg = C.graph_seg(h, interp)
+    stmt = seg.stmt
+    if not C.one_line_assignment(stmt) or seg.frame not in {fid for fid, _, _ in h.frames}:
+        return None
+    assign = stmt.body[0]
+    if len(assign.targets) != 1 or not isinstance(assign.targets[0].target,
+                                                  (cst.Name, cst.Attribute)):
+        return None
+    value = assign.value
+    vspan, sspan = src.span(value), src.span(seg.node)
+    if not (vspan.start <= sspan.start and sspan.end <= vspan.end):
+        return None
+    key = (seg.frame, assign.targets[0].target.value) \
+        if isinstance(assign.targets[0].target, cst.Name) else None
+    b = h.env.get(key) if key is not None else None
+    val = b.val if b is not None else None
+    if val is None or val.kind != "tensor" or not C.trained_by_no_optimizer(val.segs, interp):
+        return None
+    atom = isinstance(value, (cst.Call, cst.Name, cst.Attribute, cst.Subscript))
+    edits = (src.append_to(value, ".detach()"),) if atom else \
+        (src.prepend_to(value, "("), src.append_to(value, ").detach()"))
+    name = src.code(assign.targets[0].target, 40)
+    return Fix(Message(N_("Detach `{name}` where it is built on line {line}: no optimizer "
+                          "trains what computed it, and each iteration's backward then "
+                          "stops there"), {"name": name, "line": src.line_ref(stmt)}),
+               edits, preferred=True)
 
 
 def _enclosing_loop(h: Hazard, loop):

@@ -108,7 +108,7 @@ def recompute_after_update(h: InplaceHazard, interp: Interpreter, src: Source) -
     frame_id, here, _ = h.frames[-1]
     if here is None or h.root is None:
         return None
-    if h.seg.stamp != h.stamp[:len(h.seg.stamp)]:
+    if _earlier_iteration(h.seg.stamp, h.stamp, interp):
         # the stale graph was built in an earlier iteration (carried in state): a
         # recomputation in this iteration cannot reach it
         return None
@@ -122,9 +122,9 @@ def recompute_after_update(h: InplaceHazard, interp: Interpreter, src: Source) -
                 continue
             seen.add(name.value)
             b = h.env.get((frame_id, name.value)) or h.env.get(("G", name.value))
-            if b is not None:
-                reach |= b.val.segs
             if b is None or stale not in b.val.segs:
+                if b is not None:
+                    reach |= b.val.segs   # read as it is: not recomputed
                 continue
             stmt = b.stmt
             if not C.one_line_assignment(stmt) or src.span(stmt).start >= here_start:
@@ -136,13 +136,24 @@ def recompute_after_update(h: InplaceHazard, interp: Interpreter, src: Source) -
         return None
     if any(interp.segs[s].stmt not in chain and interp.segs[s].stamp != h.seg.stamp and
            any(store == h.store for store, _ in interp.segs[s].saved) for s in reach):
-        return None  # another part saved them in another iteration: it stays stale
+        # a part read as it is (not recomputed) saved them in another pass: it stays stale
+        return None
     chain.sort(key=lambda s: src.span(s).start)
     names = ", ".join(src.code(s.body[0].targets[0].target, 30) for s in chain)
     return Fix(Message(N_("Recompute `{names}` after the parameter update, so this backward "
                        "uses the updated parameters"), {"names": names}),
                (src.insert_line_before(here, *(src.statement_code(s) for s in chain)),),
                preferred=True)
+
+
+def _earlier_iteration(built: tuple, now: tuple, interp: Interpreter) -> bool:
+    """Whether loop passes ``built`` are an earlier iteration of a loop still running at
+    ``now`` (not a sibling loop that ended before: a discriminator loop's last ``fake``
+    reused by the generator loop after it is recomputed in the generator loop)."""
+    for a, b in zip(built, now):
+        if a != b:
+            return interp.pass_loop.get(a) == interp.pass_loop.get(b)
+    return False
 
 
 def _updated_before(h: InplaceHazard, here, src: Source) -> bool:

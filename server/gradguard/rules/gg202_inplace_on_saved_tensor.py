@@ -80,7 +80,45 @@ def build(h: InplaceHazard, interp: Interpreter, src: Source) -> Finding:
     if h.node is not node:
         related += (Related(src.span(h.node), Message(N_("this backward needs it"), {})),)
     fix = _module_fix(ctor, src) if ctor is not False else _fix(node, h, src)
+    if fix is not None and ctor is False:
+        fix = _with_siblings(fix, h, interp, src)
     return Finding(RULE.code, src.span(node), message, related, (fix,) if fix else ())
+
+
+def _bump_frame(h: InplaceHazard):
+    return next((fid for fid, stmt in reversed(h.bump[1]) if stmt is not None), None)
+
+
+def _with_siblings(fix: Fix, h: InplaceHazard, interp: Interpreter, src: Source) -> Fix:
+    """The fix, extended to the other in-place changes of saved tensors made in the same
+    call of the same function (``x /= norm(x)`` twice, a key cache and a value cache
+    written one after the other): undoing one alone leaves the backward failing on the
+    next. Unchanged when one of them has no fix of its own."""
+    frame = _bump_frame(h)
+    nodes = {id(h.bump[0])}
+    others = []
+    for o in interp.inplace:
+        if o.kind != "tensor" or id(o.bump[0]) in nodes or frame is None or \
+                _bump_frame(o) != frame or interp.inplace_modules.get(id(o.bump[0]), False) \
+                is not False:
+            continue
+        nodes.add(id(o.bump[0]))
+        extra = _fix(o.bump[0], o, src)
+        if extra is None:
+            return fix
+        others.append(o.bump[0])
+    if not others:
+        return fix
+    edits = list(fix.edits)
+    for n in others:
+        o = next(x for x in interp.inplace if x.bump[0] is n)
+        edits.extend(_fix(n, o, src).edits)
+    order = sorted([h.bump[0]] + others,
+                   key=lambda n: (src.span(n).path or "", src.span(n).start))
+    names = ", ".join(dict.fromkeys(_target_name(n, src) for n in order))
+    return Fix(Message(N_("Stop changing `{names}` in place where this backward needs them"),
+                       {"names": names}),
+               tuple(edits), preferred=True)
 
 
 def _module_fix(ctor, src: Source) -> Fix | None:
