@@ -358,3 +358,19 @@ def test_a_cache_kept_by_an_imported_forward_is_named_where_it_is_stored(tmp_pat
         (11, "\n    rot.cached = None")]
     (tmp_path / "train.py").write_text(fixed)
     assert _check(tmp_path / "train.py").findings == ()
+
+
+def test_an_eval_with_an_argument_is_no_evaluation_mode(tmp_path):
+    # nn.Module.eval() takes no argument: strategy.eval(stream) is a library's loop
+    src = """import torch
+import torch.nn as nn
+
+model = nn.Linear(4, 2)
+outputs = []
+for step in range(3):
+    strategy.eval(step)
+    outputs.append(model(torch.randn(2, 4)))
+"""
+    assert analyze(src).findings == ()
+    [f] = analyze(src.replace("strategy.eval(step)", "model.eval()")).findings
+    assert f.code == "GG303"

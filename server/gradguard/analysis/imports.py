@@ -25,8 +25,10 @@ from typing import TYPE_CHECKING, Protocol
 if TYPE_CHECKING:
     import libcst as cst
 
-MAX_IMPORT_DEPTH = 4
-"""Imports of imports are followed this deep."""
+MAX_IMPORT_DEPTH = 12
+"""Imports of imports are followed this deep. A module loaded with some import of it
+cut by this limit is not kept in the memo (what a module is must not depend on which
+file imported it first)."""
 
 
 @dataclass(frozen=True)
@@ -87,21 +89,36 @@ def load(target: Target, imports: Imports, depth: int = 0) -> Loaded | None:
     """The module ``target`` names, run for its definitions (cached in ``imports.memo``);
     None when it does not parse, is being loaded (an import cycle), is too deep, or its
     body could not be interpreted (the module's own check reports that)."""
-    from gradguard.analysis.engine import parse
-    from gradguard.analysis.interp import Interpreter
-
     key = (target.path, digest(target.text))
     memo = imports.memo
     if key in memo:
+        if memo[key] is None and key in _loading:  # an import cycle: it is being loaded
+            imports.truncated = True
         return memo[key]
     if depth >= MAX_IMPORT_DEPTH:
+        imports.truncated = True
         return None
-    memo[key] = None  # while loading: a cycle sees nothing
+    memo[key] = None  # while loading: a cycle sees nothing (and is not kept, see above)
+    _loading.add(key)
+    try:
+        return _load(target, imports, depth, key, memo)
+    finally:
+        _loading.discard(key)
+
+
+_loading: set = set()  # the modules being loaded (keys of the memo)
+
+
+def _load(target: Target, imports: Imports, depth: int, key, memo) -> Loaded | None:
+    from gradguard.analysis.engine import parse
+    from gradguard.analysis.interp import Interpreter
+
     module, problem = parse(target.text)
     if module is None:
-        return None
+        return None  # (kept as None: it does not parse, whoever imports it)
     gid = f"G:{target.path}"
-    interp = Interpreter(module, gid=gid, imports=imports.for_path(target.path))
+    inner = imports.for_path(target.path)
+    interp = Interpreter(module, gid=gid, imports=inner)
     interp.import_depth = depth + 1
     try:
         interp.run_module()
@@ -114,6 +131,10 @@ def load(target: Target, imports: Imports, depth: int = 0) -> Loaded | None:
                     frozenset(interp.deps | {key}), dict(interp.loaded))
     loaded.exports = _exports(module)
     loaded.loaded[gid] = loaded
+    if getattr(inner, "truncated", False):
+        imports.truncated = True
+        del memo[key]  # incomplete (too deep, or in a cycle): not what it is for others
+        return loaded
     for old in [k for k in memo if k[0] == target.path and k != key and memo[k] is not None]:
         del memo[old]  # an earlier text of the module (an edited buffer)
     memo[key] = loaded

@@ -381,6 +381,12 @@ class TorchSemantics:
         if info is not None:
             m = self._method(info, attr)
             if m is not None:
+                if recv.kind == "module" and attr != "forward" and info.gid != self.gid and \
+                        isinstance(recv.ref, tuple):
+                    # a method of an imported class (a library's clone(), adapt(), a
+                    # learned optimizer's step()) may use its parameters in graphs the
+                    # engine does not see whole: GG402 does not judge that module
+                    self.escaped.add(recv.ref)
                 pos, kw = self._args(call)
                 static = self._is_static(m)
                 return self.call_ref(call, self.method_ref(m, info, static=static), pos, kw,
@@ -428,9 +434,10 @@ class TorchSemantics:
                 for r in self._descendants(trained.refs):
                     self.bump(Val("tensor", store=("param", r)), call)
             return UNKNOWN
-        if attr in ("train", "eval") and recv.kind in ("module", "unknown") and \
-                len(pos) <= 1:
-            # eval(), or train(False)
+        if recv.kind in ("module", "unknown") and not kw and (
+                (attr == "eval" and not pos) or (attr == "train" and len(pos) <= 1)):
+            # eval(), or train(False) (nn.Module.eval takes no argument: a strategy's or a
+            # trainer's eval(stream) is an evaluation loop of a library, not a mode)
             self.frame.eval_mode = (attr == "eval") != (bool(pos) and
                                                         literal_truth(pos[0][1]) is False)
         if recv.kind == "module":
