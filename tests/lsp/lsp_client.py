@@ -26,7 +26,8 @@ TIMEOUT = 120.0  # seconds; generous on purpose (a slow machine must not fail a 
 
 class Client(LanguageClient):
     """pytest-lsp's client, plus a record of everything the server sent that tests
-    wait for: every publishDiagnostics, workspace/applyEdit, registrations."""
+    wait for: every publishDiagnostics, workspace/applyEdit, registrations,
+    workspace/diagnostic/refresh."""
 
     def __init__(self, **kwargs: Any):
         super().__init__(converter_factory=default_converter, **kwargs)
@@ -34,6 +35,7 @@ class Client(LanguageClient):
         self.applied: list[t.ApplyWorkspaceEditParams] = []
         self.registrations: list[t.Registration] = []
         self.registered = asyncio.Event()
+        self.refreshed = asyncio.Event()  # set at each workspace/diagnostic/refresh
         self._waiters: list[tuple[Callable[[t.PublishDiagnosticsParams], bool], asyncio.Future]] = []
 
     @property
@@ -131,6 +133,11 @@ def _register(client: LanguageClient, params: t.RegistrationParams) -> None:
     client.registered.set()
 
 
+def _refresh(client: LanguageClient, params: None) -> None:
+    client.diagnostic_refresh_count += 1
+    client.refreshed.set()
+
+
 def make_client() -> Client:
     client = Client()
     register_lsp_features(client, {
@@ -138,6 +145,7 @@ def make_client() -> Client:
         t.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS: _publish,
         t.WORKSPACE_APPLY_EDIT: _apply_edit,
         t.CLIENT_REGISTER_CAPABILITY: _register,
+        t.WORKSPACE_DIAGNOSTIC_REFRESH: _refresh,
     })
     return client
 
@@ -177,14 +185,20 @@ def server_config(command: list[str], env: dict[str, str] | None = None) -> Clie
 
 async def start(client: Client, profile: str, init_options: Any = None,
                 root: pathlib.Path | None = None, locale: str | None = None,
-                configuration: dict | None = None) -> t.InitializeResult:
+                configuration: dict | None = None, refresh: bool = False
+                ) -> t.InitializeResult:
     """Initialise ``client`` as ``profile`` would; ``configuration`` is what it answers
-    to workspace/configuration for section ``gradguard``."""
+    to workspace/configuration for section ``gradguard``; ``refresh``: the client also
+    supports ``workspace/diagnostic/refresh``."""
     if configuration is not None:
         client.set_configuration(configuration, section="gradguard")
     folders = [t.WorkspaceFolder(uri=root.as_uri(), name=root.name)] if root else None
+    capabilities = client_capabilities(profile)
+    if refresh:
+        capabilities.workspace.diagnostics = t.DiagnosticWorkspaceClientCapabilities(
+            refresh_support=True)
     return await asyncio.wait_for(client.initialize_session(t.InitializeParams(
-        capabilities=client_capabilities(profile),
+        capabilities=capabilities,
         client_info=t.ClientInfo(name=profile),
         initialization_options=init_options,
         locale=locale,

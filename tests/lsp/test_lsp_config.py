@@ -89,7 +89,8 @@ async def test_pyproject_applies_and_reloads_when_it_changes(real: Client, works
         await asyncio.wait_for(real.registered.wait(), TIMEOUT)
         [reg] = real.registrations
         assert reg.method == "workspace/didChangeWatchedFiles"
-        assert reg.register_options["watchers"] == [{"globPattern": "**/pyproject.toml"}]
+        assert reg.register_options["watchers"] == [{"globPattern": "**/pyproject.toml"},
+                                                    {"globPattern": "**/*.py"}]
     (workspace / "pyproject.toml").write_text('[tool.gradguard]\nseverity = { GG101 = "warning" }\n')
 
     def changed():

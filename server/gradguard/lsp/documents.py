@@ -7,7 +7,11 @@ Each open document has a :class:`DocumentState`: the analyser that serves it (on
 callable, text -> :class:`~gradguard.analysis.model.FileResult`, so an incremental engine
 with per-document caches can replace the whole-file one without touching the server),
 the pending analysis task, the last text that parsed with its findings, what was last
-published, and the engine's internal errors last logged.
+published, the engine's internal errors last logged, and the modules of the user's its
+last analysis read (to analyse it again when one of them changes).
+
+The engine reads the user's modules through :class:`OpenTexts`: an open buffer's text
+(unsaved text wins over the disk), else the file on disk.
 
 While the buffer does not parse (the user is mid-keystroke) the server keeps showing the
 last good findings, moved to the lines they now sit on: :func:`line_mapper` compares the
@@ -20,8 +24,8 @@ from __future__ import annotations
 
 import asyncio
 import difflib
-from dataclasses import dataclass
-from typing import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Callable, Mapping, Sequence
 
 from lsprotocol import types as t
 from pygls.workspace import TextDocument, Workspace
@@ -29,10 +33,13 @@ from pygls.workspace import TextDocument, Workspace
 from gradguard import fixes
 from gradguard.analysis.model import EngineError, FileResult, Finding, moved_finding
 from gradguard.lsp.convert import split_lines
+from gradguard.workspace import read_text
 
-Analyzer = Callable[[str], FileResult]
-"""The engine as the server calls it: a document's full text -> its findings. Called in a
-worker thread, one call at a time per server; may keep caches between calls."""
+Analyzer = Callable[..., FileResult]
+"""The engine as the server calls it: ``analyzer(text)``, or ``analyzer(text,
+imports=...)`` for a file (see :func:`gradguard.analysis.analyze`): a document's full
+text -> its findings. Called in a worker thread, one call at a time per server; may keep
+caches between calls."""
 
 
 class LspTextDocument(TextDocument):
@@ -91,14 +98,24 @@ class Snapshot:
     analysed: bool = True
     generation: int = 0
     errors: tuple[EngineError, ...] = ()
+    texts: Mapping[str, str] = field(default_factory=dict, compare=False)
+    """The text of each module of the user's the analysis read, by absolute path: the
+    related locations and fix edits in those files are converted against these lines."""
 
 
 class DocumentState:
     """What the server knows about one open document (see the module docstring)."""
 
-    def __init__(self, uri: str, analyzer: Analyzer):
+    def __init__(self, uri: str, analyzer: Analyzer, path: str | None = None):
         self.uri = uri
+        self.path = path  # the file's absolute path (None: not a file: URI)
         self.analyzer = analyzer
+        # the modules of the user's the last analysis read: path -> sha256 of its text
+        self.deps: dict[str, str] = {}
+        # a module it read changed since its last result: an analysis is on its way
+        # (pull requests wait for it), and pull clients are asked to refresh after it
+        self.stale = False
+        self.refresh = False
         self.task: asyncio.Task | None = None
         self.good: Snapshot | None = None
         self.published: Snapshot | None = None
@@ -120,6 +137,24 @@ class DocumentState:
         self.published = snapshot
         self.changed.set()
         self.changed = asyncio.Event()
+
+
+class OpenTexts:
+    """The texts of the user's modules as the engine reads them (``text_of`` of the
+    server's :class:`~gradguard.workspace.Workspace`): an open buffer's text, else the
+    file on disk.
+
+    Only the worker thread reads it: each analysis sets :attr:`current` to a snapshot of
+    the open buffers taken on the event loop when that analysis was scheduled to run
+    (one engine call at a time, so the snapshot holds for the whole call)."""
+
+    def __init__(self) -> None:
+        self.current: Mapping[str, str] = {}
+        self.forgotten = 0  # the module-edit count the workspace's loaded modules are of
+
+    def text_of(self, path: str) -> str | None:
+        text = self.current.get(path)
+        return text if text is not None else read_text(path)
 
 
 def line_mapper(old: str, new: str) -> Callable[[int], int | None]:

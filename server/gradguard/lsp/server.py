@@ -6,6 +6,12 @@ version that is no longer current, pushed with ``textDocument/publishDiagnostics
 pulled with ``textDocument/diagnostic`` when the client supports it. Code actions,
 hover (in the user's locale), configuration and commands are served from the last
 published findings of each document, so they answer while an analysis runs.
+
+A document with a ``file:`` URI is analysed with the imports of the user's modules
+followed (one :class:`~gradguard.workspace.Workspace` per server; an open buffer's text,
+unsaved, wins over the disk). Related locations and fix edits may then be in another
+file; each document remembers the modules its last analysis read, and is analysed again
+when one of them changes (edited in its buffer, saved, closed, or changed on disk).
 """
 
 from __future__ import annotations
@@ -15,8 +21,9 @@ import asyncio
 import dataclasses
 import itertools
 import logging
+import os
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any, Callable, Iterable, Mapping, Sequence
 from urllib.parse import unquote
 
 import attrs
@@ -24,19 +31,21 @@ from lsprotocol import types as t
 from pygls.capabilities import get_capability
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol, lsp_method
-from pygls.uris import to_fs_path
+from pygls.uris import from_fs_path, to_fs_path
 
 from gradguard import __version__, config, explain, i18n
 from gradguard.analysis import incremental_analyzer
-from gradguard.analysis.model import (EngineError, FileResult, Finding, Message, finding_lines,
-                                      moved_error)
+from gradguard.analysis.imports import digest
+from gradguard.analysis.model import (EngineError, FileResult, Finding, Message, Span,
+                                      finding_lines, moved_error)
 from gradguard.fixes import compatible_fixes
 from gradguard.lsp import convert
-from gradguard.lsp.documents import (Analyzer, DocumentState, LspWorkspace, Snapshot,
-                                     line_mapper, remap_findings)
+from gradguard.lsp.documents import (Analyzer, DocumentState, LspWorkspace, OpenTexts,
+                                     Snapshot, line_mapper, remap_findings)
 from gradguard.lsp.settings import DEFAULTS, EditorSettings, apply_settings, effective_config
 from gradguard.rules import N_, engine_error_message, rule_for
 from gradguard.suppression import noqa_edit, unsuppressed
+from gradguard.workspace import Workspace, read_text
 
 logger = logging.getLogger(__name__)
 
@@ -95,6 +104,12 @@ class GradGuardServer(LanguageServer):
         self.pull = False
         self._result_ids = itertools.count(1)
         self._shown_problems: set[str] = set()
+        # the user's modules: texts read in the worker thread (OpenTexts), look-ups and
+        # loaded modules kept by the workspace (root None: each file's project root)
+        self.open_texts = OpenTexts()
+        self.modules = Workspace(text_of=self.open_texts.text_of)
+        self.known_deps: set[str] = set()  # every module an analysis ever read
+        self.module_edits = 0  # changes to those: the workspace forgets its loaded modules
 
     # ----------------------------------------------------------------- settings
 
@@ -232,26 +247,85 @@ class GradGuardServer(LanguageServer):
         version, text, generation = doc.version, doc.source, self.generation
         if not self.editor_settings_for(state.uri).enable:
             self.publish(state, Snapshot(version, text, (), generation=generation))
+            self.refreshed(state)
             return
         rules = self.config_for(state.uri)
-        path = to_fs_path(state.uri) if state.uri.startswith("file:") else None
+        job = None
+        if state.path is not None:
+            job = _ImportJob(self.modules, self.open_texts, self.buffer_texts(),
+                             self.module_edits)
         loop = asyncio.get_running_loop()
         try:
-            result = await loop.run_in_executor(self.executor, _analyse_and_select,
-                                                state.analyzer, text, rules, path)
+            result, texts = await loop.run_in_executor(
+                self.executor, _analyse_and_select, state.analyzer, text, rules, state.path, job)
         except Exception:  # an engine bug must not stop diagnostics for good
             logger.exception("analysis of %s failed", state.uri)
-            result = None
+            result, texts = None, {}
         if self.open_document(state.uri) is not doc or \
                 doc.version != version or generation != self.generation:
             return  # superseded: a newer analysis is (or will be) scheduled
         if result is not None and result.syntax_error is None:
             self.report_errors(state, result.errors)
+            state.deps = dict(result.deps)
+            self.known_deps.update(state.deps)
             state.good = Snapshot(version, text, result.findings, generation=generation,
-                                  errors=result.errors)
+                                  errors=result.errors, texts=texts)
             self.publish(state, state.good)
         else:
             self.publish(state, self.carried(state, version, text))
+        self.refreshed(state)
+
+    def buffer_texts(self) -> dict[str, str]:
+        """The text of every open file, by absolute path (what the engine reads for the
+        user's modules that are open, see :class:`~gradguard.lsp.documents.OpenTexts`)."""
+        texts = {}
+        for state in self.documents.values():
+            doc = self.open_document(state.uri) if state.path is not None else None
+            if doc is not None:
+                texts[state.path] = doc.source
+        return texts
+
+    def dependants(self, path: str, sha: str | None = None) -> list[DocumentState]:
+        """The open documents whose last analysis read the module at ``path`` (with
+        ``sha``: only those that read another text of it than the one ``sha`` hashes)."""
+        return [s for s in self.documents.values()
+                if path in s.deps and (sha is None or s.deps[path] != sha)]
+
+    def module_changed(self, path: str | None, text: str | None = None,
+                       on_type: bool = False, saved: bool = False) -> None:
+        """The module at ``path`` changed (its text is now ``text``; None: unknown, as
+        after a close or a change on disk; ``saved``: only written to disk, its text
+        is the one the last change gave): analyse again each open document whose last
+        analysis read another text of it (after its debounce if ``on_type``, and then
+        only documents analysed on type). Nothing for a file no analysis read."""
+        if path is None or path not in self.known_deps:
+            return
+        sha = digest(text) if text is not None else None
+        found = self.dependants(path, sha)
+        if not saved:
+            # a module loaded before may hold the old text, imported in turn: the
+            # workspace forgets what it loaded before the next analysis (in the worker)
+            self.module_edits += 1
+        for state in found:
+            settings = self.editor_settings_for(state.uri)
+            if on_type and settings.run != "onType":
+                continue
+            state.stale = state.refresh = True
+            self.schedule(state.uri, settings.debounce_ms if on_type else 0)
+
+    def refreshed(self, state: DocumentState) -> None:
+        """After ``state`` was published: it is current again; if a changed module made
+        it stale, ask a pull client to pull again (``workspace/diagnostic/refresh``), once
+        no other such document is still being analysed."""
+        state.stale = False
+        if not state.refresh:
+            return
+        state.refresh = False
+        if any(s.refresh and s.task is not None and not s.task.done()
+               for s in self.documents.values()):
+            return  # the last of them asks
+        if self.pull and self.capability("workspace.diagnostics.refresh_support", False):
+            self.workspace_diagnostic_refresh(None)
 
     def report_errors(self, state: DocumentState, errors: Sequence[EngineError]) -> None:
         """Log the internal errors of the engine in the latest analysis of ``state`` (a
@@ -280,31 +354,34 @@ class GradGuardServer(LanguageServer):
         errors = (moved_error(e, mapped) for e in state.good.errors)
         return Snapshot(version, text, remap_findings(state.good.findings, mapped),
                         analysed=False, generation=self.generation,
-                        errors=tuple(e for e in errors if e is not None))
+                        errors=tuple(e for e in errors if e is not None),
+                        texts=state.good.texts)
 
     def publish(self, state: DocumentState, snapshot: Snapshot) -> None:
         """Convert ``snapshot`` to diagnostics, record it, and push it to push clients.
 
-        A finding published before, with the same text on the lines it spans and the
-        same rules, locale and position encoding, reuses its diagnostic (only the
+        A finding published before, with the same text on the lines it spans (in this
+        file and in the imported ones its related locations and fix edits are in) and
+        the same rules, locale and position encoding, reuses its diagnostic (only the
         version in ``data`` changes): after a keystroke most findings are the same."""
         rules = self.config_for(state.uri)
         locale = self.locale_for(state.uri)
         lines = convert.split_lines(snapshot.text)
+        foreign = _ForeignLines(snapshot.texts)
         known, made = state.rendered[3], {}
         if state.rendered[:3] != (rules, locale, self.encoding):
             known = {}
         diagnostics = []
         for f in snapshot.findings:
             lo, hi = finding_lines(f)
-            text = tuple(lines[lo - 1:hi])
+            text = tuple(lines[lo - 1:hi]) + foreign.key(f)
             # the same finding object (an unchanged function's), else an equal one
             # (findings hold dicts: no hash, so their repr is the key)
             same = known.get(id(f))
             key = id(f) if same is not None and same[0] is f else repr(f)
             hit = known.get(key)
             d = hit[2] if hit is not None and hit[1] == text else \
-                self.diagnostic(state.uri, 0, lines, f, rules, locale)
+                self.diagnostic(state.uri, 0, lines, f, rules, locale, foreign)
             made[id(f)] = (f, text, d)  # (the entry keeps f alive: its id stays its own)
             if key != id(f):
                 made[key] = made[id(f)]
@@ -322,18 +399,33 @@ class GradGuardServer(LanguageServer):
                 uri=state.uri, version=snapshot.version, diagnostics=list(diagnostics)))
 
     def diagnostic(self, uri: str, version: int, lines: Sequence[str], finding: Finding,
-                   rules: config.Settings, locale: str) -> t.Diagnostic:
+                   rules: config.Settings, locale: str,
+                   foreign: _ForeignLines | None = None) -> t.Diagnostic:
         """One finding as an LSP diagnostic. ``data`` carries the document version and
         every fix with its rendered title and edits in client units, so code actions need
         no re-analysis: ``{"version": 3, "fixes": [{"title", "preferred", "edits":
-        [{"range": [l0, c0, l1, c1], "newText"}]}]}``."""
+        [{"range": [l0, c0, l1, c1], "newText"}]}]}``; an edit in another file (an
+        imported module) also has its ``"uri"``. Related locations and edits in another
+        file are converted against that file's lines (``foreign``)."""
         rule = rule_for(finding.code)
         enc = self.encoding
+        foreign = foreign or _ForeignLines({})
+
+        def location(span: Span) -> tuple[str, t.Range]:
+            if span.path is None:
+                return uri, convert.to_lsp_range(lines, span, enc)
+            return from_fs_path(span.path), convert.to_lsp_range(foreign.lines(span.path),
+                                                                 span, enc)
+
+        def edit(e) -> dict:
+            at, rng = location(e.span)
+            return {"range": convert.range_to_json(rng), "newText": e.new_text,
+                    **({"uri": at} if e.span.path is not None else {})}
+
         fixes = [{
             "title": i18n.render(fix.title, locale),
             "preferred": fix.preferred,
-            "edits": [{"range": convert.range_to_json(convert.to_lsp_range(lines, e.span, enc)),
-                       "newText": e.new_text} for e in fix.edits],
+            "edits": [edit(e) for e in fix.edits],
         } for fix in finding.fixes]
         return t.Diagnostic(
             range=convert.to_lsp_range(lines, finding.span, enc),
@@ -344,7 +436,7 @@ class GradGuardServer(LanguageServer):
             code_description=t.CodeDescription(href=rule.url) if rule else None,
             source=SOURCE,
             related_information=[t.DiagnosticRelatedInformation(
-                location=t.Location(uri=uri, range=convert.to_lsp_range(lines, r.span, enc)),
+                location=t.Location(*location(r.span)),
                 message=i18n.render(r.message, locale)) for r in finding.related] or None,
             data={"version": version, "fixes": fixes},
         )
@@ -369,6 +461,16 @@ class GradGuardServer(LanguageServer):
         return snapshot if (snapshot.version, snapshot.generation) == (
             doc.version, self.generation) else None
 
+    def files_created_or_deleted(self) -> None:
+        """A ``.py`` file appeared or went: an import may now name another file (or
+        none). Start from a new workspace (jedi's look-ups are kept for a workspace's
+        life) and analyse every open file again."""
+        self.modules = Workspace(text_of=self.open_texts.text_of)
+        for state in list(self.documents.values()):
+            if state.path is not None:
+                state.stale = state.refresh = True
+                self.schedule(state.uri, 0)
+
     def reanalyse_all(self) -> None:
         """Analyse every open document again (settings changed)."""
         for uri in list(self.documents):
@@ -376,22 +478,47 @@ class GradGuardServer(LanguageServer):
 
     # ----------------------------------------------------------------- edits
 
-    def workspace_edit(self, uri: str, version: int, edits: list[t.TextEdit]) -> t.WorkspaceEdit:
-        """``edits`` to one document, versioned when the client supports
-        ``documentChanges`` (it then refuses them for a changed document)."""
+    def workspace_edit(self, uri: str, version: int, edits: list[t.TextEdit],
+                       others: dict[str, list[t.TextEdit]] | None = None) -> t.WorkspaceEdit:
+        """``edits`` to document ``uri`` (and ``others``: edits to other documents, by
+        URI), versioned when the client supports ``documentChanges`` (it then refuses them
+        for a changed document; another document is versioned by its open buffer, else
+        unversioned: the file on disk)."""
+        others = {u: e for u, e in (others or {}).items() if u != uri and e}
         if self.capability("workspace.workspace_edit.document_changes", False):
-            return t.WorkspaceEdit(document_changes=[t.TextDocumentEdit(
+            changes = [t.TextDocumentEdit(
                 text_document=t.OptionalVersionedTextDocumentIdentifier(uri=uri, version=version),
-                edits=edits)])
-        return t.WorkspaceEdit(changes={uri: edits})
+                edits=edits)] if edits else []
+            for other, other_edits in others.items():
+                doc = self.open_document(other)
+                changes.append(t.TextDocumentEdit(
+                    text_document=t.OptionalVersionedTextDocumentIdentifier(
+                        uri=other, version=doc.version if doc is not None else None),
+                    edits=other_edits))
+            return t.WorkspaceEdit(document_changes=changes)
+        return t.WorkspaceEdit(changes={**({uri: edits} if edits else {}), **others})
 
     def fix_all_edits(self, snapshot: Snapshot) -> list[t.TextEdit]:
-        """The edits of every preferred fix of ``snapshot`` that can be applied together
+        """The edits of every preferred fix of ``snapshot`` whose edits are all in the
+        file (as ``--fix``) and that can be applied together
         (:func:`gradguard.fixes.compatible_fixes`; fix-all again for the rest)."""
         lines = convert.split_lines(snapshot.text)
-        chosen = compatible_fixes([f.preferred_fix for f in snapshot.findings if f.preferred_fix])
+        chosen = compatible_fixes([f.preferred_fix for f in snapshot.findings
+                                   if f.preferred_fix and f.preferred_fix.in_file])
         return [convert.to_text_edit(lines, edit, self.encoding)
                 for fix in chosen for edit in fix.edits]
+
+    def unchanged_since(self, snapshot: Snapshot, uri: str) -> bool:
+        """Whether the file ``uri`` (another one than ``snapshot``'s) still has the text
+        the analysis of ``snapshot`` read (its open buffer's, else the disk's): edits
+        computed against that text land where they should. False for a file the
+        analysis did not read."""
+        path = _path_of(uri)
+        read = snapshot.texts.get(path) if path is not None else None
+        if read is None:
+            return False
+        doc = self.open_document(uri)
+        return (doc.source if doc is not None else read_text(path)) == read
 
     def suppression_edits(self, snapshot: Snapshot, code: str, line: int) -> list[t.TextEdit]:
         """The edit that adds ``code`` to the ``# noqa`` of 0-based ``line``, or none
@@ -402,30 +529,89 @@ class GradGuardServer(LanguageServer):
         return [convert.to_text_edit(convert.split_lines(snapshot.text), edit, self.encoding)]
 
 
+class _ForeignLines:
+    """The lines of the imported modules a snapshot's findings point into: the texts the
+    analysis read (``texts``, by path), else the file's current text (open buffer or
+    disk, as the engine reads it); each split once."""
+
+    def __init__(self, texts: Mapping[str, str]):
+        self.texts = texts
+        self._lines: dict[str, list[str]] = {}
+
+    def lines(self, path: str) -> list[str]:
+        if path not in self._lines:
+            text = self.texts.get(path)
+            if text is None:
+                text = read_text(path) or ""
+            self._lines[path] = convert.split_lines(text)
+        return self._lines[path]
+
+    def key(self, finding: Finding) -> tuple:
+        """What of the other files ``finding``'s diagnostic is made from: each of its
+        spans there with the text of its lines."""
+        spans = [r.span for r in finding.related] + [
+            e.span for fix in finding.fixes for e in fix.edits]
+        return tuple((s.path, s.start.line, s.end.line,
+                      tuple(self.lines(s.path)[s.start.line - 1:s.end.line]))
+                     for s in spans if s.path is not None)
+
+
+@dataclasses.dataclass(frozen=True)
+class _ImportJob:
+    """What an analysis of a file needs to follow its imports, handed to the worker
+    thread: the workspace, its texts, the open buffers' texts when the analysis was
+    scheduled to run, and the count of module edits then."""
+
+    modules: Workspace
+    texts: OpenTexts
+    buffers: Mapping[str, str]
+    module_edits: int
+
+
 def _analyse_and_select(analyzer: Analyzer, text: str, rules: config.Settings,
-                        path: str | None) -> FileResult:
+                        path: str | None, job: _ImportJob | None = None
+                        ) -> tuple[FileResult, dict[str, str]]:
     """Run in the worker thread: the findings of ``text`` that ``rules`` enable for
     ``path`` and no ``# noqa`` suppresses, with the engine's internal errors (those of
-    rules ``rules`` disable left out), or the syntax problem."""
-    result = analyzer(text)
+    rules ``rules`` disable left out), or the syntax problem; and the text of each
+    module of the user's it read (``job``: follow the imports, see :class:`_ImportJob`)."""
+    texts: dict[str, str] = {}
+    if job is None:
+        result = analyzer(text)
+    else:
+        if job.texts.forgotten != job.module_edits:
+            job.modules.forget()  # a module changed: one loaded before may hold its old text
+            job.texts.forgotten = job.module_edits
+        job.texts.current = job.buffers
+        try:
+            result = analyzer(text, imports=job.modules.importer(path))
+            for dep, _ in result.deps:
+                if (dep_text := job.texts.text_of(dep)) is not None:
+                    texts[dep] = dep_text
+        finally:
+            job.texts.current = {}
     if result.syntax_error is not None:
-        return result
+        return result, texts
     enabled = [f for f in result.findings if config.rule_enabled(rules, f.code, path)]
     errors = tuple(e for e in result.errors
                    if e.kind != "rule" or config.rule_enabled(rules, e.where, path))
-    return FileResult(findings=tuple(unsuppressed(enabled, text)), errors=errors)
+    return FileResult(findings=tuple(unsuppressed(enabled, text)), errors=errors,
+                      deps=result.deps), texts
 
 
-def _fix_edits(fix: Any) -> list[t.TextEdit] | None:
+def _fix_edits(fix: Any) -> list[tuple[str | None, t.TextEdit]] | None:
     """The edits of ``fix``, a fix as :meth:`GradGuardServer.diagnostic` puts it in
-    ``data``; ``None`` when it is not one (the client sent back something else)."""
+    ``data``, each with the URI of the document it is in (None: the diagnostic's);
+    ``None`` when it is not one (the client sent back something else)."""
     edits = fix.get("edits") if isinstance(fix, dict) else None
     if not isinstance(edits, list) or not all(
-            isinstance(e, dict) and isinstance(e.get("newText"), str) for e in edits):
+            isinstance(e, dict) and isinstance(e.get("newText"), str) and
+            (e.get("uri") is None or isinstance(e["uri"], str) and e["uri"].startswith("file:"))
+            for e in edits):
         return None
     try:
-        return [t.TextEdit(range=convert.range_from_json(e.get("range")), new_text=e["newText"])
-                for e in edits]
+        return [(e.get("uri"), t.TextEdit(range=convert.range_from_json(e.get("range")),
+                                          new_text=e["newText"])) for e in edits]
     except ValueError:
         return None
 
@@ -445,13 +631,21 @@ async def _initialized(ls: GradGuardServer, params: t.InitializedParams) -> None
         try:
             await asyncio.wait_for(ls.client_register_capability_async(t.RegistrationParams(
                 registrations=[t.Registration(
-                    id="gradguard-pyproject",
+                    id="gradguard-watched-files",
                     method=t.WORKSPACE_DID_CHANGE_WATCHED_FILES,
                     register_options=t.DidChangeWatchedFilesRegistrationOptions(watchers=[
-                        t.FileSystemWatcher(glob_pattern="**/pyproject.toml")]))])),
+                        t.FileSystemWatcher(glob_pattern="**/pyproject.toml"),
+                        t.FileSystemWatcher(glob_pattern="**/*.py")]))])),
                 _CLIENT_TIMEOUT)
         except Exception as error:
-            logger.warning("could not watch pyproject.toml: %s", error)
+            logger.warning("could not watch pyproject.toml and *.py: %s", error)
+
+
+def _path_of(uri: str) -> str | None:
+    """The absolute path of a ``file:`` URI (as the engine names the user's modules),
+    else None."""
+    path = to_fs_path(uri) if uri.startswith("file:") else None
+    return os.path.abspath(path) if path else None
 
 
 def _did_open(ls: GradGuardServer, params: t.DidOpenTextDocumentParams) -> None:
@@ -459,8 +653,9 @@ def _did_open(ls: GradGuardServer, params: t.DidOpenTextDocumentParams) -> None:
     old = ls.documents.pop(uri, None)
     if old is not None:
         old.cancel()
-    ls.documents[uri] = DocumentState(uri, ls.analyzer_factory())
+    state = ls.documents[uri] = DocumentState(uri, ls.analyzer_factory(), _path_of(uri))
     ls.schedule(uri, 0)
+    ls.module_changed(state.path, params.text_document.text)  # its buffer now wins
 
 
 def _did_change(ls: GradGuardServer, params: t.DidChangeTextDocumentParams) -> None:
@@ -469,18 +664,24 @@ def _did_change(ls: GradGuardServer, params: t.DidChangeTextDocumentParams) -> N
     if state is None:
         return
     settings = ls.editor_settings_for(uri)
+    doc = ls.workspace.get_text_document(uri)
     if settings.run == "onType" or not ls.settings_ready.is_set():
         ls.schedule(uri, settings.debounce_ms)
     else:
-        doc = ls.workspace.get_text_document(uri)
         ls.publish(state, ls.carried(state, doc.version, doc.source))
+    if state.path in ls.known_deps:
+        ls.module_changed(state.path, doc.source, on_type=True)
 
 
 def _did_save(ls: GradGuardServer, params: t.DidSaveTextDocumentParams) -> None:
     uri = params.text_document.uri
     snapshot = ls.current(uri)
-    if uri in ls.documents and not (snapshot and snapshot.analysed):
+    state = ls.documents.get(uri)
+    if state is not None and not (snapshot and snapshot.analysed):
         ls.schedule(uri, 0)
+    doc = ls.open_document(uri)
+    if state is not None and doc is not None:
+        ls.module_changed(state.path, doc.source, saved=True)  # importers run on save
 
 
 def _did_close(ls: GradGuardServer, params: t.DidCloseTextDocumentParams) -> None:
@@ -489,6 +690,7 @@ def _did_close(ls: GradGuardServer, params: t.DidCloseTextDocumentParams) -> Non
     if state is not None:
         state.cancel()
         state.mark_published(Snapshot(-1, "", ()))
+        ls.module_changed(state.path)  # the disk's text wins again
     if not ls.pull:
         ls.text_document_publish_diagnostics(t.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
 
@@ -502,8 +704,9 @@ async def _pull_diagnostics(ls: GradGuardServer, params: t.DocumentDiagnosticPar
             return t.RelatedFullDocumentDiagnosticReport(items=[])
         snapshot = ls.current(uri)
         idle = state.task is None or state.task.done()
-        if snapshot is not None and (snapshot.analysed or idle):
-            break  # a carried-over snapshot counts unless an analysis is on its way (save)
+        if snapshot is not None and ((snapshot.analysed and not state.stale) or idle):
+            break  # a carried-over snapshot counts unless an analysis is on its way (save),
+            # an analysed one unless a module it read changed since
         if idle:
             ls.schedule(uri, 0)
         await state.changed.wait()
@@ -595,16 +798,24 @@ def _resolve(ls: GradGuardServer, action: t.CodeAction) -> t.CodeAction:
     if snapshot is None or snapshot.version != version:
         return action
     suppress = _suppression(data.get("suppress"))
+    others: dict[str, list[t.TextEdit]] = {}
     if "fix" in data:
-        edits = _fix_edits(data["fix"])
+        edits = None
+        fix_edits = _fix_edits(data["fix"])
+        if fix_edits is not None and all(ls.unchanged_since(snapshot, other)
+                                         for other, _ in fix_edits if other is not None):
+            edits = [e for other, e in fix_edits if other is None]
+            for other, e in fix_edits:
+                if other is not None:
+                    others.setdefault(other, []).append(e)
     elif suppress is not None:
         edits = ls.suppression_edits(snapshot, *suppress)
     elif data.get("fixAll") is True:
         edits = ls.fix_all_edits(snapshot)
     else:
         edits = None
-    if edits:
-        action.edit = ls.workspace_edit(uri, version, edits)
+    if edits or others:
+        action.edit = ls.workspace_edit(uri, version, edits or [], others)
     return action
 
 
@@ -637,6 +848,13 @@ def _did_change_configuration(ls: GradGuardServer, params: t.DidChangeConfigurat
 def _did_change_watched_files(ls: GradGuardServer, params: t.DidChangeWatchedFilesParams) -> None:
     if any(change.uri.endswith("/pyproject.toml") for change in params.changes):
         ls.reload_projects()
+    modules = [c for c in params.changes if c.uri.endswith(".py")]
+    if any(c.type != t.FileChangeType.Changed for c in modules):
+        ls.files_created_or_deleted()
+        return
+    for change in modules:
+        if ls.open_document(change.uri) is None:  # an open buffer wins over the disk
+            ls.module_changed(_path_of(change.uri))
 
 
 def build_server(analyzer_factory: Callable[[], Analyzer] | None = None) -> GradGuardServer:
@@ -650,7 +868,7 @@ def build_server(analyzer_factory: Callable[[], Analyzer] | None = None) -> Grad
     ls.feature(t.TEXT_DOCUMENT_DID_SAVE)(_did_save)
     ls.feature(t.TEXT_DOCUMENT_DID_CLOSE)(_did_close)
     ls.feature(t.TEXT_DOCUMENT_DIAGNOSTIC, t.DiagnosticOptions(
-        identifier=SOURCE, inter_file_dependencies=False, workspace_diagnostics=False))(
+        identifier=SOURCE, inter_file_dependencies=True, workspace_diagnostics=False))(
         _pull_diagnostics)
     ls.feature(t.TEXT_DOCUMENT_HOVER)(_hover)
     ls.feature(t.TEXT_DOCUMENT_CODE_ACTION, t.CodeActionOptions(
