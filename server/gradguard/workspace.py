@@ -102,8 +102,10 @@ class Workspace:
         project = self._projects.get(root)
         if project is None:
             src = os.path.join(root, "src")
+            # the project's folders only: not this process's sys.path (nothing of the
+            # user's outside the project is looked at; installed packages never count)
             project = self._projects[root] = jedi.Project(
-                root, added_sys_path=[src] if os.path.isdir(src) else ())
+                root, sys_path=[root] + ([src] if os.path.isdir(src) else []))
         return project
 
     def find(self, path: str, root: str, module: str, level: int, name: str | None):
@@ -121,6 +123,7 @@ class Workspace:
         code = f"import {module}" if name is None else f"from {dots}{module} import {name}"
         column = len(code) - 1
         if self._environment is None:
+            _memory_only_parser_cache()
             self._environment = jedi.InterpreterEnvironment()
         try:
             found = jedi.Script(code, path=path, project=self._project(root),
@@ -161,6 +164,18 @@ class FileImports:
     def may_reach(self, module: str, level: int, name: str | None, tokens) -> bool:
         return any(self.workspace.has_tokens(file, tuple(tokens))
                    for file in _candidates(self.path, self.root, module, level, name))
+
+
+def _memory_only_parser_cache() -> None:
+    """jedi's parser (parso) keeps parsed modules as pickles in a cache folder
+    (``~/.cache/jedi``) and reads them back: a pickle someone planted there would run
+    their code, and the folder is outside the project. Parsed modules stay in memory
+    only (parso's own in-memory cache still serves repeated look-ups)."""
+    from parso import cache
+
+    cache._load_from_file_system = lambda *args, **kwargs: None
+    cache._save_to_file_system = lambda *args, **kwargs: None
+    cache._remove_cache_and_update_lock = lambda *args, **kwargs: None
 
 
 def _inside(file: str, root: str) -> bool:
