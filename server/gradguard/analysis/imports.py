@@ -25,10 +25,9 @@ from typing import TYPE_CHECKING, Protocol
 if TYPE_CHECKING:
     import libcst as cst
 
-MAX_IMPORT_DEPTH = 12
-"""Imports of imports are followed this deep. A module loaded with some import of it
-cut by this limit is not kept in the memo (what a module is must not depend on which
-file imported it first)."""
+MAX_IMPORT_DEPTH = 6
+"""Imports of imports are followed this deep. (What a module is can depend on which file
+imported it first, through this limit and import cycles: a known limit.)"""
 
 
 @dataclass(frozen=True)
@@ -92,21 +91,11 @@ def load(target: Target, imports: Imports, depth: int = 0) -> Loaded | None:
     key = (target.path, digest(target.text))
     memo = imports.memo
     if key in memo:
-        if memo[key] is None and key in _loading:  # an import cycle: it is being loaded
-            imports.truncated = True
-        return memo[key]
+        return memo[key]  # (None while it is being loaded: an import cycle sees nothing)
     if depth >= MAX_IMPORT_DEPTH:
-        imports.truncated = True
         return None
-    memo[key] = None  # while loading: a cycle sees nothing (and is not kept, see above)
-    _loading.add(key)
-    try:
-        return _load(target, imports, depth, key, memo)
-    finally:
-        _loading.discard(key)
-
-
-_loading: set = set()  # the modules being loaded (keys of the memo)
+    memo[key] = None  # while loading: a cycle sees nothing
+    return _load(target, imports, depth, key, memo)
 
 
 def _load(target: Target, imports: Imports, depth: int, key, memo) -> Loaded | None:
@@ -117,8 +106,7 @@ def _load(target: Target, imports: Imports, depth: int, key, memo) -> Loaded | N
     if module is None:
         return None  # (kept as None: it does not parse, whoever imports it)
     gid = f"G:{target.path}"
-    inner = imports.for_path(target.path)
-    interp = Interpreter(module, gid=gid, imports=inner)
+    interp = Interpreter(module, gid=gid, imports=imports.for_path(target.path))
     interp.import_depth = depth + 1
     try:
         interp.run_module()
@@ -131,10 +119,6 @@ def _load(target: Target, imports: Imports, depth: int, key, memo) -> Loaded | N
                     frozenset(interp.deps | {key}), dict(interp.loaded))
     loaded.exports = _exports(module)
     loaded.loaded[gid] = loaded
-    if getattr(inner, "truncated", False):
-        imports.truncated = True
-        del memo[key]  # incomplete (too deep, or in a cycle): not what it is for others
-        return loaded
     for old in [k for k in memo if k[0] == target.path and k != key and memo[k] is not None]:
         del memo[old]  # an earlier text of the module (an edited buffer)
     memo[key] = loaded
