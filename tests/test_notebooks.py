@@ -83,7 +83,7 @@ MAGICS_NB = notebook(
 CARRIED = ("train.ipynb:cell 3:8:5: GG102 [graph-carried-across-iterations] `loss` reaches "
            "the previous iteration's graph through `hidden`, which the backward on line 8 "
            "freed in that iteration\n"
-           "    train.ipynb:cell 3:5:5: graph of `hidden` built here\n"
+           "    train.ipynb:cell 3:5:25: graph of `hidden` built here\n"
            "    train.ipynb:cell 3:8:5: this backward freed it\n"
            "    fix: Detach `hidden` after the backward on line 8, so the next iteration "
            "starts a new graph\n")
@@ -272,7 +272,7 @@ def test_json_names_the_cell_and_counts_lines_in_it(project, capsys):
                                      "location": {"row": 8, "column": 20},
                                      "end_location": {"row": 8, "column": 20}}]
     assert [(r["cell"], r["location"], r["message"]) for r in item["related"]] == [
-        (3, {"row": 5, "column": 5}, "graph of `hidden` built here"),
+        (3, {"row": 5, "column": 25}, "graph of `hidden` built here"),
         (3, {"row": 8, "column": 5}, "this backward freed it")]
 
 
@@ -379,4 +379,4 @@ def test_cache_serves_the_program_and_the_cells_come_from_the_file(
     assert first == run(capsys, "check", "-j", "1", "a.ipynb", "b.ipynb")
     assert "a.ipynb:cell 3:8:5: GG102" in first[1]
     assert "b.ipynb:cell 3:4:5: GG102" in first[1]
-    assert "    b.ipynb:cell 3:1:5: graph of `hidden` built here\n" in first[1]
+    assert "    b.ipynb:cell 3:1:25: graph of `hidden` built here\n" in first[1]
