@@ -11,6 +11,7 @@ import pytest
 
 from gradguard.analysis import analyze
 from gradguard.fixes import apply_edits
+from gradguard.rules import gg402_parameters_never_receive_gradient as gg402
 
 HERE = Path(__file__).resolve().parent
 CASES = HERE / "gg4xx_cases"
@@ -38,22 +39,8 @@ def test_gg4xx_cases_recall_and_no_false_alarm():
     assert fa == 0, out.stdout
 
 
-GAN = """import torch
-G = torch.nn.Linear(2, 2)
-D = torch.nn.Linear(2, 1)
-opt_g = torch.optim.SGD(G.parameters(), lr=0.1)
-opt_d = torch.optim.SGD(D.parameters(), lr=0.1)
-for _ in range(2):
-    fake = G(torch.randn(4, 2))
-    loss_d = D(fake.detach()).mean()
-    opt_d.zero_grad()
-    loss_d.backward()
-    opt_d.step()
-    loss_g = -D(fake.detach()).mean()
-    opt_g.zero_grad()
-    loss_g.backward()
-    opt_g.step()
-"""
+# the rule's own INVALID example: a GAN whose generator loss also detaches the fake
+GAN = gg402.RULE.invalid[0]
 
 
 def test_gg402_gan_fix_removes_only_the_generator_steps_detach():
