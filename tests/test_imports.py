@@ -182,7 +182,7 @@ def test_installed_packages_are_never_looked_up(tmp_path, line):
     ws = Workspace()
     (tmp_path / "a.py").write_text(line + "\n")
     module = line.split()[1]
-    assert ws.find(str(tmp_path / "a.py"), str(tmp_path), module, 0, None) is None
+    assert ws.find(str(tmp_path / "a.py"), str(tmp_path), module, 0) is None
     assert ws._projects == {}  # no jedi project was even made
 
 
@@ -374,3 +374,60 @@ for step in range(3):
     assert analyze(src).findings == ()
     [f] = analyze(src.replace("strategy.eval(step)", "model.eval()")).findings
     assert f.code == "GG303"
+
+
+def test_only_the_modules_whose_names_are_read_are_loaded(tmp_path):
+    """An import binds its name lazily: a module imported but never used is not looked
+    up or interpreted (the result depends on model.py only)."""
+    _write(tmp_path, {"model.py": MODEL, "plots.py": "def plot(x):\n    return x\n",
+                      "train.py": TRAIN.format(module="model", more="from plots import plot\n",
+                                               before="")})
+    result = _check(tmp_path / "train.py")
+    assert [(f.code, f.span.start.line) for f in result.findings] == [("GG102", 14)]
+    assert [path for path, _ in result.deps] == [str(tmp_path / "model.py")]
+
+
+def test_a_submodule_imported_from_its_package(tmp_path):
+    """``from pkg import lm`` names the submodule when the package's body binds no
+    ``lm`` (an empty ``__init__.py``), as in Python."""
+    _write(tmp_path, {"pyproject.toml": "", "pkg/__init__.py": "", "pkg/lm.py": MODEL,
+                      "train.py": TRAIN.replace("from {module} import LM", "from pkg import lm")
+                      .replace("model = LM()", "model = lm.LM()").format(more="", before="")})
+    [f] = _check(tmp_path / "train.py").findings
+    assert (f.code, f.span.start.line) == ("GG102", 13)
+
+
+def test_a_fallback_import_keeps_both_definitions(tmp_path):
+    """``try: from a import f`` / ``except ImportError: from b import f``: a call of
+    ``f`` runs each; the one that detaches the hidden state is not enough."""
+    _write(tmp_path, {"model.py": MODEL, "fast.py": UTILS,
+                      "slow.py": "def repackage_hidden(h):\n    return h\n",
+                      "train.py": TRAIN.format(
+                          module="model", before=REPACKAGE,
+                          more="try:\n    from fast import repackage_hidden\n"
+                               "except ImportError:\n    from slow import repackage_hidden\n")})
+    [f] = _check(tmp_path / "train.py").findings
+    assert (f.code, f.span.start.line) == ("GG102", 19)
+    _write(tmp_path, {"slow.py": UTILS})
+    assert _check(tmp_path / "train.py").findings == ()
+
+
+def test_a_function_that_read_an_imported_module_runs_again_when_the_module_changes(tmp_path):
+    """The incremental engine (the server's) reuses a function root's findings only
+    while the modules it read, here only from inside the function, are unchanged."""
+    from gradguard.analysis import incremental_analyzer
+
+    fixed = MODEL.replace("out, self.hidden = self.rnn(self.embed(tokens), self.hidden)",
+                          "out, _ = self.rnn(self.embed(tokens))")
+    texts = {str(tmp_path / "model.py"): MODEL}
+    train = "def train():\n" + "".join(
+        "    " + line + "\n" if line else "\n"
+        for line in TRAIN.format(module="model", more="", before="").splitlines())
+    _write(tmp_path, {"model.py": MODEL, "train.py": train})
+    ws = Workspace(text_of=texts.get)
+    analyzer = incremental_analyzer()
+    [f] = analyzer(train, imports=ws.importer(str(tmp_path / "train.py"))).findings
+    assert (f.code, f.span.start.line) == ("GG102", 14)
+    texts[str(tmp_path / "model.py")] = fixed
+    ws.forget()
+    assert analyzer(train, imports=ws.importer(str(tmp_path / "train.py"))).findings == ()

@@ -252,3 +252,25 @@ def test_a_frozen_network_builds_no_graph():
     [f] = analyze(FROZEN_TEACHER.replace(
         "FREEZE", "teacher.requires_grad_(False)\nteacher.requires_grad_(True)")).findings
     assert (f.code, f.span.start.line) == ("GG103", 23)
+
+
+GATHERED = """import torch
+
+w = torch.randn(4, 3, requires_grad=True)
+gathered = torch.{fn}(w)
+for i in range(2):
+    loss = (gathered[i] * 2).sum()
+    loss.backward()
+"""
+
+
+def test_a_torch_function_outside_the_tables_is_not_known_to_save_a_tensor():
+    """``torch.distributed.nn.all_gather`` (an autograd.Function whose backward saves
+    no tensor; the table describes torch.X, torch.nn.functional.X, torch.linalg.X...)
+    built the graph the loop walks again: nothing is known to raise. ``torch.sigmoid``
+    saves its result: the second backward raises."""
+    assert analyze(GATHERED.format(fn="distributed.nn.all_gather")).findings == ()
+    f = _only(GATHERED.format(fn="sigmoid"), "GG103")
+    assert (f.span.start.line, f.message.render()) == (
+        7, "`loss` uses `gathered`, built once on line 4 before the loop; the backward on "
+           "line 7 frees its graph in the first iteration, so the next iteration fails")

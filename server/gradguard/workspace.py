@@ -2,13 +2,18 @@
 
 One :class:`Workspace` per project (a CLI run, a workspace folder of the language
 server). :meth:`Workspace.importer` gives the :class:`FileImports` of one file, which
-the engine asks (see :mod:`gradguard.analysis.imports`). An import is looked up with
-``jedi.Script(...).goto(follow_imports=True)`` on a one-line script holding just that
-import, placed at the importing file's path (so jedi's search path and relative imports
-are that file's), in a ``jedi.Project`` at the project root. jedi is only asked about
-imports whose first name is a file or folder near the importing file (its folder, its
-parents up to the root, the root): ``import torch`` never costs a look-up. Only a
-definition in a ``.py`` file under the root, outside any installed package, counts.
+the engine asks (see :mod:`gradguard.analysis.imports`). jedi finds the *module* an
+import names: ``jedi.Script(...).goto()`` on the module's last name in a one-line script
+(``import a.b.c``, ``from .a import b`` for ``.a.b``), placed at the importing file's
+path (so jedi's search path and relative imports are that file's), in a
+``jedi.Project`` at the project root; which definition ``from m import name`` binds is
+then the interpreter's business (it runs ``m``'s body, which may import it in turn, or
+``name`` is a submodule), as in Python. A look-up is kept per folder it depends on (the
+package of a relative import, the folder holding an absolute import's first name), so
+a package's files ask about a module once. jedi is only asked about imports whose
+first name is a file or folder near the importing file (its folder, its parents up to
+the root, the root): ``import torch`` never costs a look-up. Only a module in a ``.py``
+file under the root, outside any installed package, counts.
 
 jedi is used only to find files: ``Script`` (never ``Interpreter``), no code of the
 user's is imported or run, its safety settings stay at their defaults, and its
@@ -74,6 +79,7 @@ class Workspace:
         self.text_of = text_of or read_text
         self.memo: dict = {}
         self._found: dict = {}
+        self._local: dict = {}
         self._projects: dict = {}
         self._environment = None
         self._tokens: dict = {}
@@ -95,6 +101,7 @@ class Workspace:
         """Drop what was loaded and what texts hold (texts changed); jedi's look-ups stay."""
         self.memo.clear()
         self._tokens.clear()
+        self._local.clear()
 
     def _project(self, root: str):
         import jedi
@@ -108,36 +115,54 @@ class Workspace:
                 root, sys_path=[root] + ([src] if os.path.isdir(src) else []))
         return project
 
-    def find(self, path: str, root: str, module: str, level: int, name: str | None):
-        """``(file, definition name or None)`` the import names, or None."""
-        key = (os.path.dirname(path), root, module, level, name)
+    def find(self, path: str, root: str, module: str, level: int) -> str | None:
+        """The file of the module ``<level dots><module>`` imported from ``path`` (a
+        package: its ``__init__.py``), when it is the project's; else None. Kept per
+        folder the look-up starts from, so the files of a package ask once."""
+        anchor = self._anchor(path, root, module, level)
+        if anchor is None:
+            return None
+        key = (anchor, root, module, level)
         if key not in self._found:
-            self._found[key] = self._goto(path, root, module, level, name) \
-                if _maybe_local(path, root, module, level) else None
+            self._found[key] = self._goto(path, root, module, level)
         return self._found[key]
 
-    def _goto(self, path, root, module, level, name):
+    def may_be_local(self, path: str, root: str, module: str, level: int) -> bool:
+        """Whether the import may name a file of the project (by the file system)."""
+        return self._anchor(path, root, module, level) is not None
+
+    def _anchor(self, path: str, root: str, module: str, level: int) -> str | None:
+        """The folder a look-up of the import from ``path`` depends on: the package a
+        relative import starts from, else the first folder from ``path``'s up to
+        ``root`` (and ``root/src``) that holds its first name; None when there is none
+        (kept per folder)."""
+        key = (os.path.dirname(path), root, module.split(".")[0], level)
+        if key not in self._local:
+            self._local[key] = _anchor(path, root, module, level)
+        return self._local[key]
+
+    def _goto(self, path, root, module, level):
         import jedi
 
-        dots = "." * level
-        code = f"import {module}" if name is None else f"from {dots}{module} import {name}"
-        column = len(code) - 1
+        if level and not module:  # ``from . import x``: the package itself
+            init = os.path.join(_package(path, level), "__init__.py")
+            return init if os.path.isfile(init) and _inside(init, root) else None
+        head, _, last = module.rpartition(".")
+        code = f"from {'.' * level}{head} import {last}" if level else f"import {module}"
         if self._environment is None:
             _memory_only_parser_cache()
             self._environment = jedi.InterpreterEnvironment()
         try:
             found = jedi.Script(code, path=path, project=self._project(root),
-                                environment=self._environment).goto(1, column, follow_imports=True)
+                                environment=self._environment).goto(
+                                    1, len(code) - 1)  # a module name: no following needed
         except Exception:  # jedi failing on one import: that import stays unknown
             return None
         for d in found:
             file = str(d.module_path) if d.module_path is not None else None
-            if file is None or not file.endswith(".py") or not _inside(file, root) or \
-                    os.path.abspath(file) == path:
-                continue
-            if d.type == "module":
-                return file, None
-            return file, d.name
+            if d.type == "module" and file is not None and file.endswith(".py") and \
+                    _inside(file, root) and os.path.abspath(file) != path:
+                return file
         return None
 
 
@@ -151,12 +176,17 @@ class FileImports:
         self.memo = workspace.memo
 
     def resolve(self, module: str, level: int, name: str | None) -> Target | None:
-        found = self.workspace.find(self.path, self.root, module, level, name)
-        if found is None:
+        file = self.workspace.find(self.path, self.root, module, level)
+        if file is None:
             return None
-        file, definition = found
         text = self.workspace.text_of(file)
-        return Target(file, text, definition) if text is not None else None
+        return Target(file, text, name) if text is not None else None
+
+    def may_be_local(self, module: str, level: int) -> bool:
+        return self.workspace.may_be_local(self.path, self.root, module, level)
+
+    def text(self, path: str) -> str | None:
+        return self.workspace.text_of(path)
 
     def for_path(self, path: str) -> "FileImports":
         return FileImports(self.workspace, os.path.abspath(path), self.root)
@@ -185,15 +215,21 @@ def _inside(file: str, root: str) -> bool:
     return os.path.commonpath([file, root]) == root
 
 
-def _maybe_local(path: str, root: str, module: str, level: int) -> bool:
-    """Whether the import could name a file of the project: relative, or its first name
-    is a module or package beside ``path``, in a folder above it up to ``root``, or in
-    ``root/src`` (the src layout)."""
+def _package(path: str, level: int) -> str:
+    """The folder a relative import of ``level`` dots in ``path`` starts from."""
+    base = os.path.dirname(path)
+    for _ in range(level - 1):
+        base = os.path.dirname(base)
+    return base
+
+
+def _anchor(path: str, root: str, module: str, level: int) -> str | None:
+    """See :meth:`Workspace._anchor`."""
     if level:
-        return True
+        return _package(path, level)
     first = module.split(".")[0]
     if not first:
-        return False
+        return None
 
     def has(folder: str) -> bool:
         return os.path.isfile(os.path.join(folder, first + ".py")) or \
@@ -202,9 +238,10 @@ def _maybe_local(path: str, root: str, module: str, level: int) -> bool:
     cur = os.path.dirname(path)
     while True:
         if has(cur):
-            return True
+            return cur
         if cur == root or os.path.dirname(cur) == cur or not _inside(cur, root):
-            return has(os.path.join(root, "src"))
+            src = os.path.join(root, "src")
+            return src if has(src) else None
         cur = os.path.dirname(cur)
 
 
@@ -217,12 +254,9 @@ def _candidates(path: str, root: str, module: str, level: int, name: str | None)
     above it up to ``root``, and ``root/src``."""
     parts = [p for p in module.split(".") if p]
     if level:
-        base = os.path.dirname(path)
-        for _ in range(level - 1):
-            base = os.path.dirname(base)
-        bases = [base]
+        bases = [_package(path, level)]
     else:
-        if not parts or not _maybe_local(path, root, module, 0):
+        if not parts or _anchor(path, root, module, 0) is None:
             return
         bases, cur = [], os.path.dirname(path)
         while True:

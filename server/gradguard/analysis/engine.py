@@ -27,6 +27,7 @@ import libcst as cst
 from gradguard.analysis import torchapi as T
 from gradguard.analysis.blocks import BlockParser, common_prefix, common_suffix
 from gradguard.analysis.frames import dotted
+from gradguard.analysis.imports import digest
 from gradguard.analysis.interp import Interpreter
 from gradguard.analysis.model import (MODULE_SPAN, EngineError, FileResult, Finding, Pos, Span,
                                       SyntaxProblem, finding_lines, moved_error, moved_finding)
@@ -424,12 +425,22 @@ class Engine:
             self._roots = kept
         self._text = text
 
-    def _reusable(self, root: _Root, module_key: tuple, codes: dict) -> _RootResult | None:
+    def _reusable(self, root: _Root, module_key: tuple, codes: dict,
+                  imports) -> _RootResult | None:
         cached = self._roots.get(root.key)
         if cached is None or cached.module_key != module_key or \
                 cached.reads[0] != (root.key, codes[root.key]):
             return None
-        return cached if all(codes.get(k) == c for k, c in cached.reads) else None
+
+        def now(key):
+            """The code of a function read; the hash of a module read (``("dep", path)``:
+            imported modules this root read and the module body did not)."""
+            if isinstance(key, tuple) and key[0] == "dep":
+                text = imports.text(key[1]) if imports is not None else None
+                return digest(text) if text is not None else None
+            return codes.get(key)
+
+        return cached if all(now(k) == c for k, c in cached.reads) else None
 
     def _findings(self, text: str, module: cst.Module, parsed, errors: list,
                   imports, deps: set, imported: frozenset) -> list[Finding]:
@@ -452,7 +463,8 @@ class Engine:
         results: dict = {}
         runs = [(None, main, module_errors)]
         for root in roots:
-            cached = self._reusable(root, module_key, codes) if self.incremental else None
+            cached = self._reusable(root, module_key, codes, imports) \
+                if self.incremental else None
             if cached is not None:
                 results[root.key] = (cached.findings, cached.errors)
                 self.last_run["reused"] += 1
@@ -481,7 +493,8 @@ class Engine:
             if root is not None and self.incremental:
                 reads = [(root.key, codes[root.key])] + sorted(
                     {(k, d.code) for n, (k, d) in defs.items()
-                     if id(n) in interp.inlined and n is not root.func})
+                     if id(n) in interp.inlined and n is not root.func}) + sorted(
+                    (("dep", path), sha) for path, sha in interp.deps - main.deps)
                 self._roots[root.key] = _RootResult.of(module_key, reads, found, root_errors)
         if self.incremental:
             live = {root.key for root in roots}

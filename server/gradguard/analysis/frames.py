@@ -10,6 +10,13 @@ import libcst as cst
 from gradguard.analysis.values import Val
 
 MAX_DEPTH = 8
+# Calls of functions of imported modules nest at most this deep, and are followed for
+# at most this many statements of theirs per root (a library's functions calling one
+# another are not followed to the bottom); beyond that they are unknown calls. (The
+# user programs of the cases run at most 250 such statements in a root; functions of
+# libraries that import their own modules, thousands.)
+MAX_FOREIGN_DEPTH = 3
+MAX_FOREIGN_STEPS = 1500
 MAX_STEPS = 60_000
 LOOP_PASSES = 2
 MAX_LOOP_NESTING = 5

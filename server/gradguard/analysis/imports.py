@@ -6,7 +6,9 @@ language server: :mod:`gradguard.workspace`, with jedi) hands :func:`analyze` an
 model``) names; for a module of the user's, it parses that module's text, interprets its
 body once (its functions, classes and module-level names, not ``if __name__ ==
 "__main__":`` code, and none of its events: that module is checked on its own), and
-binds the imported names to what that run left. Functions and classes of the imported
+binds the imported names to what that run left (when the importing code first reads
+them: until then an import binds a ``lazy`` value, see :class:`~gradguard.analysis.values.Lazy`).
+Functions and classes of the imported
 module are then interpreted inline with the caller's values, exactly like the file's
 own (their names resolve in the imported module's global frame, ``G:<path>``), so what
 they do to graphs (a ``forward`` that keeps ``self.hidden``, an in-place add on a saved
@@ -32,8 +34,10 @@ imported it first, through this limit and import cycles: a known limit.)"""
 
 @dataclass(frozen=True)
 class Target:
-    """What an import names in the user's own code: the module file at ``path`` with
-    its ``text``, and ``name``, the definition in it (None: the module itself)."""
+    """What an import names in the user's own code: the module file at ``path`` (a
+    package's ``__init__.py``) with its ``text``, and ``name``, the name imported from
+    it (None: the module itself), looked up in what its body binds, as Python does
+    (else it is the package's submodule of that name)."""
 
     path: str
     text: str
@@ -49,6 +53,14 @@ class Imports(Protocol):
         """What ``from <level dots><module> import <name>`` (``name`` None: ``import
         <module>``) names, when it is the user's code; None for anything else (installed
         packages, the standard library, what cannot be found)."""
+
+    def may_be_local(self, module: str, level: int) -> bool:
+        """Whether the import may name the user's code (cheap, by the file system:
+        relative, or its first name is a file or folder of the project); False means
+        :meth:`resolve` would answer None."""
+
+    def text(self, path: str) -> str | None:
+        """The current text of the user's module at ``path`` (None: gone)."""
 
     def for_path(self, path: str) -> "Imports":
         """The same finder for the imports of the module at ``path``."""
@@ -95,7 +107,11 @@ def load(target: Target, imports: Imports, depth: int = 0) -> Loaded | None:
     if depth >= MAX_IMPORT_DEPTH:
         return None
     memo[key] = None  # while loading: a cycle sees nothing
-    return _load(target, imports, depth, key, memo)
+    try:
+        return _load(target, imports, depth, key, memo)
+    except RecursionError:
+        del memo[key]  # too deep from where it was first read: another read may load it
+        raise
 
 
 def _load(target: Target, imports: Imports, depth: int, key, memo) -> Loaded | None:

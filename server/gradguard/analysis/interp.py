@@ -78,6 +78,7 @@ class Interpreter(PythonSemantics, TorchSemantics, AutogradEffects):
         self.no_grad = 0
         self.depth = 0
         self.steps = 0
+        self.foreign_steps = 0  # of ``steps``, those in imported modules' code
         self.param_updates = 0
         self.step_log: list = []    # the Trained of each optimizer step, in order
         self.state = State()
@@ -134,7 +135,7 @@ class Interpreter(PythonSemantics, TorchSemantics, AutogradEffects):
         other.classes = dict(self.classes)
         other.method_gids = self.method_gids
         other.assigned_memo = self.assigned_memo
-        other.loaded = self.loaded
+        other.loaded = dict(self.loaded)
         other.deps = set(self.deps)
         other.submodules = {k: set(v) for k, v in self.submodules.items()}
         other.inplace_ctors = dict(self.inplace_ctors)
@@ -173,5 +174,7 @@ class Interpreter(PythonSemantics, TorchSemantics, AutogradEffects):
 
     def tick(self) -> None:
         self.steps += 1
+        if self.frames and self.frames[-1].gid != self.gid:
+            self.foreign_steps += 1
         if self.steps > MAX_STEPS:
             raise Budget()

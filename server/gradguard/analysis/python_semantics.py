@@ -11,10 +11,12 @@ import libcst as cst
 
 from gradguard.analysis import torchapi as T
 from gradguard.analysis.imports import load
-from gradguard.analysis.frames import (LOOP_PASSES, MAX_DEPTH, MAX_LOOP_NESTING, ClassInfo,
-                                       Frame, FuncRef, is_global, LoopCtx, calls_in, dotted)
-from gradguard.analysis.values import (CALLABLE_KINDS, EMPTY, Alts, NONE, SCALAR, UNKNOWN, Binding, Val, join,
-                                       join_all, join_states, merge_src)
+from gradguard.analysis.frames import (LOOP_PASSES, MAX_DEPTH, MAX_FOREIGN_DEPTH,
+                                       MAX_FOREIGN_STEPS, MAX_LOOP_NESTING, ClassInfo, Frame,
+                                       FuncRef, is_global, LoopCtx, calls_in, dotted)
+from gradguard.analysis.values import (CALLABLE_KINDS, EMPTY, Alts, Lazy, LazyJoin, NONE, SCALAR,
+                                       UNKNOWN, Binding, Val, join, join_all, join_states,
+                                       merge_src)
 
 
 def _is_main_guard(test) -> bool:
@@ -65,7 +67,7 @@ class PythonSemantics:
         key = self.lookup_key(name)
         if key is None:
             return UNKNOWN
-        return self.state.env[key].val
+        return self.read(key)
 
     def bind(self, name: str, val: Val, stmt=None) -> None:
         fid = self.frame.gid if name in self.frame.globals_ else self.frame.id
@@ -274,9 +276,9 @@ class PythonSemantics:
         elif isinstance(small, cst.Import):
             for alias in small.names:
                 path = dotted(alias.name)
-                if alias.asname is not None:
-                    mod = self._user_module(path, 0, None)
-                    self.bind(alias.asname.name.value, mod or Val("ns", ref=path))
+                if alias.asname is not None or "." not in path:
+                    local = alias.asname.name.value if alias.asname is not None else path
+                    self.bind(local, self._imported(path, 0, None, Val("ns", ref=path)))
                 else:
                     # ``import a.b.c`` binds ``a``; each module is an attribute of its parent
                     parts = path.split(".")
@@ -305,28 +307,74 @@ class PythonSemantics:
                 for alias in small.names:
                     name = dotted(alias.name)
                     local = alias.asname.name.value if alias.asname else name
-                    self.bind(local, self._user_module(mod, level, name) or
-                              Val("ns", ref=f"{mod}.{name}" if mod else name))
+                    self.bind(local, self._imported(
+                        mod, level, name, Val("ns", ref=f"{mod}.{name}" if mod else name)))
         elif isinstance(small, cst.Del):
             self._delete(small.target)
         elif isinstance(small, cst.Assert):
             self.eval(small.test)
 
-    def _user_module(self, module: str, level: int, name: str | None) -> Val | None:
+    def _imported(self, module: str, level: int, name: str | None, fallback: Val) -> Val:
+        """What an import binds: ``fallback`` (a ``ns`` value: its dotted path) for what
+        cannot be the user's code (by the file system: no look-up), else a ``lazy`` value
+        that :meth:`read` finds and loads when the name is first read."""
+        if self.imports is None or not self.imports.may_be_local(module, level):
+            return fallback
+        return Val("lazy", ref=Lazy(module, level, name, self.imports, self.import_depth,
+                                    fallback))
+
+    def read(self, key) -> Val:
+        """The value bound at ``key``; an import not read yet is looked up now and the
+        binding replaced by what it names."""
+        b = self.state.env[key]
+        if b.val.kind != "lazy":
+            return b.val
+        val = self._forced(b.val)
+        self.state.env[key] = Binding(val, b.stmt)
+        return val
+
+    def _forced(self, val: Val, seen: frozenset = frozenset()) -> Val:
+        """What a ``lazy`` value names (any other value: itself); ``seen``: the imports
+        being read (a cycle of re-exports names nothing known)."""
+        if val.kind != "lazy":
+            return val
+        if isinstance(val.ref, LazyJoin):
+            return join_all(self._forced(o, seen) for o in val.ref.options)
+        lazy = val.ref
+        if lazy in seen:
+            return UNKNOWN
+        try:
+            found = self._user_module(lazy.module, lazy.level, lazy.name, lazy.imports,
+                                      lazy.depth)
+        except RecursionError:  # read this deep in inlined calls, its body is too deep
+            return UNKNOWN
+        return self._forced(found, seen | {lazy}) if found is not None else lazy.fallback
+
+    def _user_module(self, module: str, level: int, name: str | None,
+                     imports=None, depth: int | None = None) -> Val | None:
         """What an import names when it is a module of the user's (see
-        :mod:`gradguard.analysis.imports`): the imported definition, or the module itself
+        :mod:`gradguard.analysis.imports`), looked up with ``imports`` (default this
+        module's) ``depth`` imports deep: the imported definition, or the module itself
         (a ``ns`` value whose ref is its global frame); None for anything else."""
-        if self.imports is None:
+        imports = imports if imports is not None else self.imports
+        if imports is None:
             return None
-        target = self.imports.resolve(module, level, name)
-        loaded = load(target, self.imports, self.import_depth) if target is not None else None
+        target = imports.resolve(module, level, name)
+        loaded = load(target, imports, self.import_depth if depth is None else depth) \
+            if target is not None else None
         if loaded is None:
             return None
+        env = self.state.env
         for other in loaded.loaded.values():
+            # a state holds a module's names once it has its ``__file__`` (a state copied
+            # before the module was read, in a branch or another root, does not)
+            if (other.gid, "__file__") in env:
+                continue
+            env.update((k, v) for k, v in other.env.items() if k not in env)
+            env[(other.gid, "__file__")] = Binding(Val("scalar", ref=other.path), None)
             if other.gid in self.loaded:
                 continue
             self.loaded[other.gid] = other
-            self.state.env.update(other.env)
             self.classes.update(other.classes)
             self.method_gids.update(other.method_gids)
             self.inplace_ctors.update(other.inplace_ctors)
@@ -335,8 +383,12 @@ class PythonSemantics:
         self.deps |= loaded.deps
         if target.name is None:
             return Val("ns", ref=loaded.gid)
-        b = self.state.env.get((loaded.gid, target.name))
-        return b.val if b is not None else None
+        key = (loaded.gid, target.name)
+        if key in self.state.env:
+            return self.read(key)
+        # ``from pkg import mod``: a submodule the package's body does not bind
+        return self._user_module(f"{module}.{name}" if module else name, level, None,
+                                 imports, depth)
 
     def _delete(self, target) -> None:
         if isinstance(target, (cst.Tuple, cst.List)):
@@ -795,8 +847,8 @@ class PythonSemantics:
         attr = node.attr.value
         if base.kind == "ns":
             if isinstance(base.ref, str) and is_global(base.ref):  # a module of the user's
-                b = self.state.env.get((base.ref, attr))
-                return b.val if b is not None else UNKNOWN
+                key = (base.ref, attr)
+                return self.read(key) if key in self.state.env else UNKNOWN
             if isinstance(base.ref, Alts):
                 return Val("ns", ref=base.ref.map(lambda r: f"{r}.{attr}"))
             return Val("ns", ref=f"{base.ref}.{attr}" if base.ref is not None else None)
@@ -1058,7 +1110,10 @@ class PythonSemantics:
         vals = [v for v, _ in pos] + [v for v, _ in kw.values()]
         self.inlined.add(id(node))
         self._note_stale(pos)
-        if self.depth >= MAX_DEPTH or any(f.func is node for f in self.frames):
+        foreign = ref.gid != self.gid and (
+            self.foreign_steps >= MAX_FOREIGN_STEPS or
+            sum(f.gid != self.gid for f in self.frames) >= MAX_FOREIGN_DEPTH)
+        if self.depth >= MAX_DEPTH or foreign or any(f.func is node for f in self.frames):
             return self._propagate(vals)
         frame = Frame(f"F{next(self._ids)}", node, ref.frame, call=call, self_obj=self_val,
                       module_method=ref.cls is not None and ref.cls.is_module, gid=ref.gid)
@@ -1217,9 +1272,11 @@ class PythonSemantics:
                 continue
             written = dotted(a.value) or ""
             short.append(written.rsplit(".", 1)[-1])
-            b = self.state.env.get((self.gid, written)) or self.global_env.get((self.gid, written))
-            known = b.val.ref if b is not None and b.val.kind == "class" and \
-                isinstance(b.val.ref, ClassInfo) else None
+            at = (self.gid, written)
+            val = self.read(at) if at in self.state.env else \
+                self._forced(self.global_env[at].val) if at in self.global_env else None
+            known = val.ref if val is not None and val.kind == "class" and \
+                isinstance(val.ref, ClassInfo) else None
             bases.append(known.key if known is not None else short[-1])
         methods, attrs, fields = {}, {}, []
         if isinstance(node.body, cst.IndentedBlock):

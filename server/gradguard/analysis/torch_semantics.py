@@ -236,7 +236,8 @@ class TorchSemantics:
                 pos[0][0].store is not None:
             # F.relu(x, inplace=True) and friends change their input
             return self.in_place(call, pos[0][0], vals[1:])
-        saves = "output" if name in T.OUTPUT_SAVING else name not in T.NON_SAVING_FUNCTIONS
+        saves = "output" if name in T.OUTPUT_SAVING else \
+            T.known_function(path) and name not in T.NON_SAVING_FUNCTIONS
         if any(v.kind in ("module", "object") for v in vals):
             self.escape(vals)  # torch.compile(net), torch.func.functional_call(net, ...)
         return self.op(call, name, vals, saves)
@@ -358,8 +359,9 @@ class TorchSemantics:
         if recv.kind == "ns":
             pos, kw = self._args(call)
             if isinstance(recv.ref, str) and is_global(recv.ref):  # ``utils.f(x)``: the user's
-                b = self.state.env.get((recv.ref, attr))
-                return self.apply(call, b.val if b is not None else UNKNOWN, pos, kw, func)
+                key = (recv.ref, attr)
+                return self.apply(call, self.read(key) if key in self.state.env else UNKNOWN,
+                                  pos, kw, func)
             if not isinstance(recv.ref, str):  # alternatives, or not known
                 callee = Val("ns", ref=recv.ref.map(lambda r: f"{r}.{attr}")
                              if isinstance(recv.ref, Alts) else None)

@@ -125,6 +125,19 @@ NON_SAVING_METHODS = frozenset(
 NON_SAVING_FUNCTIONS = frozenset(
     n for n, srcs in _FUNCTIONS.items() if _kind(srcs) is False and all(d for _, _, d in srcs))
 
+# The namespaces whose functions the table describes (``torch.X``, ``torch.nn.functional.X``
+# and the operator modules of native_functions.yaml: ``torch.linalg.X``, ``torch.fft.X``...).
+# A function elsewhere in torch (``torch.distributed.nn.all_gather``, an autograd.Function
+# whose backward saves nothing) or not in the table is not known to save a tensor.
+TABLE_NAMESPACES = frozenset({"torch", "torch.nn.functional"} | {
+    f"torch.{m}" for e in _db.data()["ops"].values() for m in e.get("module", ()) if m != "nn"})
+
+
+def known_function(path: str) -> bool:
+    """Whether the table describes the torch function at the dotted ``path``."""
+    namespace, _, name = path.rpartition(".")
+    return namespace in TABLE_NAMESPACES and name in _FUNCTIONS
+
 # Tensor methods and attributes that return a view: the result shares the storage (and
 # the version counter) of the tensor they are called on (torch.Tensor views,
 # https://pytorch.org/docs/stable/tensor_view.html). ``reshape``, ``flatten`` and

@@ -25,7 +25,9 @@ class Val:
 
     ``kind``: "tensor", "module" (an nn.Module instance or something called like one),
     "optimizer", "object" (instance of a class of this file), "func", "class", "ns"
-    (an imported module or name: ``ref`` is its dotted path), "dist" (a
+    (an imported module or name: ``ref`` is its dotted path), "lazy" (an import of the
+    user's code not read yet: ``ref`` is a :class:`Lazy` or :class:`LazyJoin`; reading
+    the name replaces it), "dist" (a
     torch.distributions object), "tuple", "container", "none", "scalar" or "unknown".
     ``segs``: ids of the graph segments the value depends on (empty: no graph).
     ``leaf``: a leaf that requires grad (parameters, ``requires_grad=True``): never freed.
@@ -119,6 +121,32 @@ class Alts:
 # more alternatives than this and the callee is unknown
 MAX_ALTS = 4
 
+
+@dataclass(frozen=True, eq=False)
+class Lazy:
+    """What an import of a possible module of the user's binds until the name is read:
+    ``from <level dots><module> import <name>`` (``name`` None: ``import <module>``),
+    found with ``imports`` and loaded ``depth`` imports deep when first read, and
+    ``fallback`` when it is not the user's code. Looking imports up and loading modules
+    only for the names a program reads keeps a module that imports half a library from
+    loading all of it. (Equal only to itself.)"""
+
+    module: str
+    level: int
+    name: str | None
+    imports: Any
+    depth: int
+    fallback: "Val"
+
+
+@dataclass(frozen=True)
+class LazyJoin:
+    """Where branches joined an unread import with something else (``try: from .fast
+    import op`` / ``except ImportError: op = slow_op``): each of ``options`` is read
+    and the results join."""
+
+    options: tuple
+
 # kinds whose refs join into alternatives (a call dispatches on the ref)
 CALLABLE_KINDS = frozenset({"func", "class", "ns"})
 
@@ -146,6 +174,13 @@ def join(a: Val, b: Val) -> Val:
     """The least upper bound of two values (may-analysis: union of segments)."""
     if a is b or a == b:
         return a
+    if "lazy" in (a.kind, b.kind) and "none" not in (a.kind, b.kind):
+        options: list = []
+        for v in (a, b):
+            for o in v.ref.options if isinstance(v.ref, LazyJoin) else (v,):
+                if not any(o == x for x in options):
+                    options.append(o)
+        return Val("lazy", ref=LazyJoin(tuple(options)))
     if a.kind == "none":
         kind, ref = b.kind, b.ref
     elif b.kind == "none":
