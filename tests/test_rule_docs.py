@@ -50,6 +50,8 @@ def test_pyproject_names_the_repository():
     with open(ROOT / "pyproject.toml", "rb") as f:
         urls = tomllib.load(f)["project"]["urls"]
     assert urls["Repository"] == REPOSITORY
+    assert urls["Documentation"] == f"{REPOSITORY}/blob/main/docs/rules/README.md"
+    assert (ROOT / "docs" / "rules" / "README.md").is_file()
     assert gradguard.project_url("Repository") == REPOSITORY
 
 
