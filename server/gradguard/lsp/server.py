@@ -264,8 +264,8 @@ class GradGuardServer(LanguageServer):
         loop = asyncio.get_running_loop()
         # TRANSLATORS: the title of the progress shown (VS Code: in the status bar) while
         # a file is analysed for longer than half a second; {file} is its file name
-        progress = self.progress(Message(N_("GradGuard: analysing {file}"),
-                                         {"file": _display_name(state.uri)}), state.uri)
+        progress = self.delayed_progress(Message(N_("GradGuard: analysing {file}"),
+                                                 {"file": _display_name(state.uri)}), state.uri)
         try:
             try:
                 result, texts = await loop.run_in_executor(
@@ -290,7 +290,7 @@ class GradGuardServer(LanguageServer):
         finally:  # published, superseded or cancelled (a newer edit)
             progress.done()
 
-    def progress(self, title: Message, uri: str) -> _Progress:
+    def delayed_progress(self, title: Message, uri: str) -> _Progress:
         """The work-done progress of a piece of work starting now, titled ``title`` (in
         the locale of ``uri``): shown only if the client supports it
         (``window.workDoneProgress``) and the work lasts :attr:`progress_delay` seconds;
