@@ -78,7 +78,7 @@ def test_suppression_comment_shows_the_rule_under_the_cursor():
 def test_explain_rule():
     text = explain.explain_rule("backward-through-freed-graph", "en")
     assert text.startswith("**GG101** `backward-through-freed-graph`\n\n")
-    assert text.endswith("[Rule documentation](https://gradguard.dev/rules/GG101)")
+    assert text.endswith("[Rule documentation](https://github.com/gradguard/gradguard/blob/main/docs/rules/GG101.md)")
     assert explain.explain_rule("GG999", "en") is None
 
 
@@ -124,7 +124,7 @@ def test_finding_explanation_exact_markdown():
         "keeping the graph alive, and with it every graph it links to: each step then "
         "backpropagates through all earlier steps, so time and memory grow with every "
         "iteration, and gradients keep flowing into steps that were already optimised.",
-        "[Rule documentation](https://gradguard.dev/rules/GG101)",
+        "[Rule documentation](https://github.com/gradguard/gradguard/blob/main/docs/rules/GG101.md)",
     ])
 
 

@@ -128,7 +128,7 @@ def test_json_report_uses_ruff_field_names(project, diagnostics):
         "related": [{"filename": str(project / "src" / "train.py"),
                      "location": {"row": 1, "column": 1}, "end_location": {"row": 1, "column": 5},
                      "message": "graph of `loss` built here"}],
-        "url": "https://gradguard.dev/rules/GG101",
+        "url": "https://github.com/gradguard/gradguard/blob/main/docs/rules/GG101.md",
     }
     assert items[0]["fix"] is None and items[0]["alternative_fixes"] == []
     assert items[0]["severity"] == "warning" and items[1]["severity"] == "info"
@@ -149,6 +149,9 @@ def test_sarif_report_validates_against_the_official_schema(project, diagnostics
     assert log["version"] == "2.1.0"
     assert run["originalUriBaseIds"] == {"%SRCROOT%": {"uri": project.as_uri() + "/"}}
     assert [r["id"] for r in run["tool"]["driver"]["rules"]][:3] == ["GG101", "GG102", "GG103"]
+    assert run["tool"]["driver"]["informationUri"] == "https://github.com/gradguard/gradguard"
+    assert run["tool"]["driver"]["rules"][1]["helpUri"] == \
+        "https://github.com/gradguard/gradguard/blob/main/docs/rules/GG102.md"
     assert [(r["ruleId"], r["level"]) for r in run["results"]] == [
         ("GG103", "warning"), ("GG103", "note"), ("GG101", "error")]
     result = run["results"][2]

@@ -31,7 +31,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Iterable
 
-from gradguard import __version__
+from gradguard import __version__, project_url
 from gradguard.analysis.model import Fix, Pos, Span
 from gradguard.checker import Diagnostic
 from gradguard.files import Problem
@@ -382,7 +382,7 @@ def sarif_report(diagnostics: Iterable[Diagnostic], problems: Iterable[Problem],
             "tool": {"driver": {
                 "name": "GradGuard",
                 "version": __version__,
-                "informationUri": "https://gradguard.dev",
+                "informationUri": project_url("Repository"),
                 "rules": [{
                     "id": r.code,
                     "name": r.name,

@@ -168,10 +168,10 @@ CHAR_RNN = Case(
     hover={
         "en": ("**Why:**", "- line 36: graph of `hidden` built here",
                "- line 39: this backward freed it", f"**Fix:** {CHAR_RNN_FIX['en']}",
-               "[Rule documentation](https://gradguard.dev/rules/GG102)"),
+               "[Rule documentation](https://github.com/gradguard/gradguard/blob/main/docs/rules/GG102.md)"),
         "zh-CN": ("**原因：**", "- 第 36 行：`hidden` 的计算图在这里构建",
                   "- 第 39 行：这里的反向传播释放了这张图", f"**修复方法：** {CHAR_RNN_FIX['zh-CN']}",
-                  "[规则文档](https://gradguard.dev/rules/GG102)"),
+                  "[规则文档](https://github.com/gradguard/gradguard/blob/main/docs/rules/GG102.md)"),
     },
     actions={
         "en": ((CHAR_RNN_FIX["en"], "quickfix", True),
@@ -196,7 +196,7 @@ DCGAN = Case(
                    "which the backward on line 38 already freed"},
     hover={"en": ("**Why:**", "- line 33: graph of `fake` built here",
                   "- line 38: this backward freed it", f"**Fix:** {DCGAN_FIX}",
-                  "[Rule documentation](https://gradguard.dev/rules/GG101)")},
+                  "[Rule documentation](https://github.com/gradguard/gradguard/blob/main/docs/rules/GG101.md)")},
     actions={"en": ((DCGAN_FIX, "quickfix", True),
                     ("Silence with retain_graph=True on line 38 (keeps the whole graph in "
                      "memory; hides the bug instead of fixing it)", "quickfix", False),

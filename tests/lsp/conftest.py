@@ -21,9 +21,10 @@ from lsp_client import (BROKEN_ROOT_SERVER, BROKEN_RULE_SERVER, FAKE_SERVER, HER
 
 def pytest_configure(config):
     config.addinivalue_line(
-        "markers", "init(options=None, locale=None, configuration=None, refresh=False): "
-        "what the client sends at initialize (initializationOptions, InitializeParams.locale, "
-        "workspace/diagnostic/refresh support) and answers to workspace/configuration")
+        "markers", "init(options=None, locale=None, configuration=None, refresh=False, "
+        "progress=True): what the client sends at initialize (initializationOptions, "
+        "InitializeParams.locale, workspace/diagnostic/refresh and window.workDoneProgress "
+        "support) and answers to workspace/configuration")
 
 
 def pytest_collection_modifyitems(items):

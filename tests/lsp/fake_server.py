@@ -5,7 +5,9 @@ here"), with two fixes: ``safe()`` (preferred) and ``boom(retain_graph=True)``. 
 that ``ast`` cannot parse is a syntax error. A text containing ``# block`` makes the
 engine wait (in its worker thread) until the test runs the command ``test.release``;
 the command ``test.waitStarted`` returns once such an analysis has started. The engine
-never sleeps: tests synchronise on these commands and on notifications.
+never sleeps: tests synchronise on these commands and on notifications. The command
+``test.progressDelay`` sets the seconds an analysis runs before its work-done progress
+shows (0: at once, so that a test needs not wait to see that none comes).
 """
 
 import ast
@@ -57,6 +59,12 @@ async def wait_started(ls, *args):
     started = await asyncio.get_running_loop().run_in_executor(None, STARTED.wait, 120)
     STARTED.clear()
     return started
+
+
+@ls.command("test.progressDelay")
+def progress_delay(ls, *args):
+    ls.progress_delay = float(args[0])
+    return True
 
 
 @ls.command("test.release")

@@ -27,7 +27,8 @@ TIMEOUT = 120.0  # seconds; generous on purpose (a slow machine must not fail a 
 class Client(LanguageClient):
     """pytest-lsp's client, plus a record of everything the server sent that tests
     wait for: every publishDiagnostics, workspace/applyEdit, registrations,
-    workspace/diagnostic/refresh."""
+    workspace/diagnostic/refresh, work-done progress (pytest-lsp's ``progress_reports``,
+    and ``events``: publishes and progress messages in the order they came)."""
 
     def __init__(self, **kwargs: Any):
         super().__init__(converter_factory=default_converter, **kwargs)
@@ -37,6 +38,25 @@ class Client(LanguageClient):
         self.registered = asyncio.Event()
         self.refreshed = asyncio.Event()  # set at each workspace/diagnostic/refresh
         self._waiters: list[tuple[Callable[[t.PublishDiagnosticsParams], bool], asyncio.Future]] = []
+        # ("publish", uri, version), ("create", token), ("begin" | "report" | "end", token)
+        self.events: list[tuple] = []
+        self._conditions: list[tuple[Callable[[], bool], asyncio.Future]] = []
+
+    def event(self, *event: Any) -> None:
+        """Record ``event`` (see :attr:`events`) and wake the :meth:`until` it satisfies."""
+        self.events.append(event)
+        for condition in list(self._conditions):
+            if not condition[1].done() and condition[0]():
+                condition[1].set_result(None)
+                self._conditions.remove(condition)
+
+    async def until(self, condition: Callable[[], bool]) -> None:
+        """Wait until ``condition()`` holds (checked after each event)."""
+        if condition():
+            return
+        future = asyncio.get_running_loop().create_future()
+        self._conditions.append((condition, future))
+        await asyncio.wait_for(future, TIMEOUT)
 
     @property
     def pulls(self) -> bool:
@@ -47,6 +67,7 @@ class Client(LanguageClient):
     def on_publish(self, params: t.PublishDiagnosticsParams) -> None:
         self.published.append(params)
         self.diagnostics[params.uri] = params.diagnostics
+        self.event("publish", params.uri, params.version)
         for waiter in list(self._waiters):
             if waiter[0](params) and not waiter[1].done():
                 waiter[1].set_result(params)
@@ -128,6 +149,16 @@ def _apply_edit(client: LanguageClient, params: t.ApplyWorkspaceEditParams
     return t.ApplyWorkspaceEditResult(applied=True)
 
 
+def _create_progress(client: Client, params: t.WorkDoneProgressCreateParams) -> None:
+    DEFAULT_CLIENT_FEATURES[t.WINDOW_WORK_DONE_PROGRESS_CREATE](client, params)
+    client.event("create", params.token)
+
+
+def _progress(client: Client, params: t.ProgressParams) -> None:
+    DEFAULT_CLIENT_FEATURES[t.PROGRESS](client, params)
+    client.event(params.value["kind"], params.token)
+
+
 def _register(client: LanguageClient, params: t.RegistrationParams) -> None:
     client.registrations.extend(params.registrations)
     client.registered.set()
@@ -146,6 +177,8 @@ def make_client() -> Client:
         t.WORKSPACE_APPLY_EDIT: _apply_edit,
         t.CLIENT_REGISTER_CAPABILITY: _register,
         t.WORKSPACE_DIAGNOSTIC_REFRESH: _refresh,
+        t.WINDOW_WORK_DONE_PROGRESS_CREATE: _create_progress,
+        t.PROGRESS: _progress,
     })
     return client
 
@@ -185,11 +218,12 @@ def server_config(command: list[str], env: dict[str, str] | None = None) -> Clie
 
 async def start(client: Client, profile: str, init_options: Any = None,
                 root: pathlib.Path | None = None, locale: str | None = None,
-                configuration: dict | None = None, refresh: bool = False
-                ) -> t.InitializeResult:
+                configuration: dict | None = None, refresh: bool = False,
+                progress: bool = True) -> t.InitializeResult:
     """Initialise ``client`` as ``profile`` would; ``configuration`` is what it answers
     to workspace/configuration for section ``gradguard``; ``refresh``: the client also
-    supports ``workspace/diagnostic/refresh``."""
+    supports ``workspace/diagnostic/refresh``; ``progress`` False: it does not support
+    ``window.workDoneProgress`` (every profile does)."""
     if configuration is not None:
         client.set_configuration(configuration, section="gradguard")
     folders = [t.WorkspaceFolder(uri=root.as_uri(), name=root.name)] if root else None
@@ -197,6 +231,8 @@ async def start(client: Client, profile: str, init_options: Any = None,
     if refresh:
         capabilities.workspace.diagnostics = t.DiagnosticWorkspaceClientCapabilities(
             refresh_support=True)
+    if not progress:
+        capabilities.window.work_done_progress = False
     return await asyncio.wait_for(client.initialize_session(t.InitializeParams(
         capabilities=capabilities,
         client_info=t.ClientInfo(name=profile),

@@ -39,7 +39,7 @@ async def test_dcgan_diagnostic_quick_fix_and_clean_result(real: Client):
     assert (d.code, d.source, d.severity, d.range) == (
         "GG101", "gradguard", t.DiagnosticSeverity.Error, rng(43, 8, 43, 23))
     assert d.message == DCGAN_MESSAGE
-    assert d.code_description.href == "https://gradguard.dev/rules/GG101"
+    assert d.code_description.href == "https://github.com/gradguard/gradguard/blob/main/docs/rules/GG101.md"
     assert [(r.location.uri, r.location.range, r.message) for r in d.related_information] == [
         (URI, rng(32, 15, 32, 49), "graph of `fake` built here"),
         (URI, rng(37, 8, 37, 23), "this backward freed it"),
@@ -149,7 +149,7 @@ HOVER_EN = "\n\n".join([
     "the graph alive, and with it every graph it links to: each step then backpropagates "
     "through all earlier steps, so time and memory grow with every iteration, and "
     "gradients keep flowing into steps that were already optimised.",
-    "[Rule documentation](https://gradguard.dev/rules/GG101)",
+    "[Rule documentation](https://github.com/gradguard/gradguard/blob/main/docs/rules/GG101.md)",
 ])
 
 

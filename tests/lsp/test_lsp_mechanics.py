@@ -24,7 +24,7 @@ async def test_open_publishes_exact_diagnostic(fake: Client):
     assert d.range == rng(2, 5, 2, 11)
     assert (d.code, d.source, d.severity) == ("GG101", "gradguard", t.DiagnosticSeverity.Error)
     assert d.message == "`loss` is backwarded twice"
-    assert d.code_description.href == "https://gradguard.dev/rules/GG101"
+    assert d.code_description.href == "https://github.com/gradguard/gradguard/blob/main/docs/rules/GG101.md"
     [related] = d.related_information
     assert (related.location.uri, related.location.range, related.message) == (
         URI, rng(0, 0, 0, 4), "graph built here")

@@ -242,6 +242,21 @@ export async function run(): Promise<void> {
     await vscode.commands.executeCommand("workbench.action.revertAndCloseActiveEditor");
   });
 
+  await step("a long analysis shows its progress in the status bar", async () => {
+    // 400 training steps (2,400 lines): seconds to analyse, well over the server's half second
+    const steps = Array.from({ length: 400 }, (_, i) =>
+      [`def step_${i}(x):`, "    loss = net(x).sum()", "    loss.backward()", "    opt.step()", "    return loss.item()", ""].join("\n"));
+    const content = ["import torch", "net = torch.nn.Linear(4, 1)", "opt = torch.optim.SGD(net.parameters(), lr=0.1)", "", ...steps].join("\n");
+    // asked first: the runner watches the status bar while the buffer opens and is analysed
+    const shown = uiProbe({ op: "waitForText", selector: ".part.statusbar .statusbar-item", text: "GradGuard: analysing Untitled-" });
+    const big = await vscode.workspace.openTextDocument({ language: "python", content });
+    await vscode.window.showTextDocument(big);
+    const text = (await shown).trim();
+    log(`status bar: ${text}`);
+    assert.strictEqual(text, `GradGuard: analysing ${big.uri.path}`);
+    await vscode.commands.executeCommand("workbench.action.revertAndCloseActiveEditor");
+  });
+
   await step("gradguard.severity changes the diagnostic's severity without an edit", async () => {
     await vscode.window.showTextDocument(doc);
     await setSetting("severity", { GG102: "warning" });

@@ -22,9 +22,10 @@ import dataclasses
 import itertools
 import logging
 import os
+import posixpath
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Callable, Iterable, Mapping, Sequence
-from urllib.parse import unquote
+from urllib.parse import unquote, urlparse
 
 import attrs
 from lsprotocol import types as t
@@ -65,6 +66,10 @@ _SEVERITY = {
 }
 
 _CLIENT_TIMEOUT = 30.0  # seconds to wait for the client's answer to our requests
+
+PROGRESS_DELAY = 0.5
+"""Seconds an analysis runs without a result before the client is shown its work-done
+progress ("GradGuard: analysing train.py"): a fast one shows nothing."""
 
 
 class GradGuardProtocol(LanguageServerProtocol):
@@ -110,6 +115,8 @@ class GradGuardServer(LanguageServer):
         self.modules = Workspace(text_of=self.open_texts.text_of)
         self.known_deps: set[str] = set()  # every module an analysis ever read
         self.module_edits = 0  # changes to those: the workspace forgets its loaded modules
+        self.progress_delay = PROGRESS_DELAY
+        self._progress_tokens = itertools.count(1)
 
     # ----------------------------------------------------------------- settings
 
@@ -255,25 +262,43 @@ class GradGuardServer(LanguageServer):
             job = _ImportJob(self.modules, self.open_texts, self.buffer_texts(),
                              self.module_edits)
         loop = asyncio.get_running_loop()
+        # TRANSLATORS: the title of the progress shown (VS Code: in the status bar) while
+        # a file is analysed for longer than half a second; {file} is its file name
+        progress = self.delayed_progress(Message(N_("GradGuard: analysing {file}"),
+                                                 {"file": _display_name(state.uri)}), state.uri)
         try:
-            result, texts = await loop.run_in_executor(
-                self.executor, _analyse_and_select, state.analyzer, text, rules, state.path, job)
-        except Exception:  # an engine bug must not stop diagnostics for good
-            logger.exception("analysis of %s failed", state.uri)
-            result, texts = None, {}
-        if self.open_document(state.uri) is not doc or \
-                doc.version != version or generation != self.generation:
-            return  # superseded: a newer analysis is (or will be) scheduled
-        if result is not None and result.syntax_error is None:
-            self.report_errors(state, result.errors)
-            state.deps = dict(result.deps)
-            self.known_deps.update(state.deps)
-            state.good = Snapshot(version, text, result.findings, generation=generation,
-                                  errors=result.errors, texts=texts)
-            self.publish(state, state.good)
-        else:
-            self.publish(state, self.carried(state, version, text))
-        self.refreshed(state)
+            try:
+                result, texts = await loop.run_in_executor(
+                    self.executor, _analyse_and_select, state.analyzer, text, rules,
+                    state.path, job)
+            except Exception:  # an engine bug must not stop diagnostics for good
+                logger.exception("analysis of %s failed", state.uri)
+                result, texts = None, {}
+            if self.open_document(state.uri) is not doc or \
+                    doc.version != version or generation != self.generation:
+                return  # superseded: a newer analysis is (or will be) scheduled
+            if result is not None and result.syntax_error is None:
+                self.report_errors(state, result.errors)
+                state.deps = dict(result.deps)
+                self.known_deps.update(state.deps)
+                state.good = Snapshot(version, text, result.findings, generation=generation,
+                                      errors=result.errors, texts=texts)
+                self.publish(state, state.good)
+            else:
+                self.publish(state, self.carried(state, version, text))
+            self.refreshed(state)
+        finally:  # published, superseded or cancelled (a newer edit)
+            progress.done()
+
+    def delayed_progress(self, title: Message, uri: str) -> _Progress:
+        """The work-done progress of a piece of work starting now, titled ``title`` (in
+        the locale of ``uri``): shown only if the client supports it
+        (``window.workDoneProgress``) and the work lasts :attr:`progress_delay` seconds;
+        call its ``done()`` when the work ends."""
+        supported = bool(self.capability("window.work_done_progress", False))
+        return _Progress(self, f"gradguard/{next(self._progress_tokens)}",
+                         i18n.render(title, self.locale_for(uri)) if supported else None,
+                         self.progress_delay)
 
     def buffer_texts(self) -> dict[str, str]:
         """The text of every open file, by absolute path (what the engine reads for the
@@ -527,6 +552,49 @@ class GradGuardServer(LanguageServer):
         if edit is None:
             return []
         return [convert.to_text_edit(convert.split_lines(snapshot.text), edit, self.encoding)]
+
+
+class _Progress:
+    """One piece of work's work-done progress (``$/progress``, through pygls'
+    :attr:`~pygls.lsp.server.LanguageServer.work_done_progress`): after ``delay``
+    seconds, ``window/workDoneProgress/create`` with ``token``, then ``begin`` with
+    ``title`` once the client accepted it; ``end`` at :meth:`done`. Done before the
+    delay: nothing is sent. Done while the client has not answered the create yet:
+    ``begin`` and ``end`` follow its answer. ``title`` None: nothing is ever sent (the
+    client does not support it)."""
+
+    def __init__(self, ls: GradGuardServer, token: str, title: str | None, delay: float):
+        self._finished = asyncio.Event()
+        self._asked = False
+        self._task = None if title is None else asyncio.ensure_future(
+            self._show(ls, token, title, delay))
+
+    async def _show(self, ls: GradGuardServer, token: str, title: str, delay: float) -> None:
+        await asyncio.sleep(delay)
+        self._asked = True
+        try:
+            await asyncio.wait_for(ls.work_done_progress.create_async(token), _CLIENT_TIMEOUT)
+        except Exception as error:  # the client failed us: no progress then
+            logger.warning("window/workDoneProgress/create failed: %s", error)
+            return
+        ls.work_done_progress.begin(token, t.WorkDoneProgressBegin(title=title))
+        try:
+            await self._finished.wait()
+        finally:
+            ls.work_done_progress.end(token, t.WorkDoneProgressEnd())
+            ls.work_done_progress.tokens.pop(token, None)  # (pygls keeps every token)
+
+    def done(self) -> None:
+        """The work ended: end its progress (or never show it)."""
+        if self._task is not None and not self._asked:
+            self._task.cancel()
+        self._finished.set()
+
+
+def _display_name(uri: str) -> str:
+    """The name a document is called by in messages: its file name (a notebook cell's:
+    the notebook's; an untitled buffer's: ``Untitled-1``)."""
+    return posixpath.basename(unquote(urlparse(uri).path)) or uri
 
 
 class _ForeignLines:

@@ -12,7 +12,12 @@ import re
 import string
 from dataclasses import dataclass, field
 
+from gradguard import project_url
 from gradguard.analysis.model import EngineError, Message
+
+RULE_PAGES = "docs/rules"
+"""The folder of the repository holding each rule's page (``GG101.md``) and their index
+(``README.md``), written by ``scripts/gen_rule_docs.py`` from the :class:`Rule` records."""
 
 
 def N_(msgid: str) -> str:
@@ -98,8 +103,9 @@ class Rule:
 
     @property
     def url(self) -> str:
-        """The rule's documentation page."""
-        return f"https://gradguard.dev/rules/{self.code}"
+        """The rule's page: ``<Repository>/blob/main/docs/rules/GG101.md`` (the
+        ``Repository`` of ``[project.urls]``, see :func:`gradguard.project_url`)."""
+        return f"{project_url('Repository')}/blob/main/{RULE_PAGES}/{self.code}.md"
 
 
 def all_rules() -> tuple[Rule, ...]:
