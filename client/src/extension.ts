@@ -1,5 +1,7 @@
-// GradGuard for VS Code: starts `<python> -m gradguard lsp` over stdio for Python files,
-// untitled Python buffers and Python notebook cells, and keeps it in step with the settings.
+// GradGuard for VS Code: starts `gradguard lsp` over stdio for Python files, untitled Python
+// buffers and Python notebook cells, and keeps it in step with the settings. "Install GradGuard"
+// makes a private environment with the wheel the .vsix ships (privateEnv.ts).
+import * as path from "path";
 import * as vscode from "vscode";
 import {
   DidChangeConfigurationNotification,
@@ -8,7 +10,8 @@ import {
   LanguageClientOptions,
   ServerOptions,
 } from "vscode-languageclient/node";
-import { chooseServerCommand, expandVariables, probeModule, pythonProcessOptions, ServerCommand } from "./interpreter";
+import { chooseServerCommand, expandVariables, isExecutableFile, probeModule, pythonProcessOptions, ServerCommand } from "./interpreter";
+import { bundledWheel, installPrivateEnv, loggedRunner, venvLayout, VenvLayout, venvState, Wheel } from "./privateEnv";
 import { activePythonExecutable, hasPythonExtension, onActivePythonChange } from "./pythonEnvironment";
 import { buildServerSettings, RESTART_SETTINGS, ServerSettings } from "./settings";
 
@@ -81,11 +84,19 @@ class GradGuard implements GradGuardApi {
   serverCommand: ServerCommand | undefined;
   private pending: Promise<void> = Promise.resolve();
 
-  /** `home`: the extension's own folder, the working directory of the Python processes it starts. */
+  /**
+   * `home`: the extension's own folder, the working directory of the Python processes it starts;
+   * `storage`: its global storage folder, which holds the private environment (`venv`).
+   */
   constructor(
     private readonly output: vscode.LogOutputChannel,
     private readonly home: string,
-  ) {}
+    storage: string,
+  ) {
+    this.venv = venvLayout(path.join(storage, "venv"));
+  }
+
+  private readonly venv: VenvLayout;
 
   ready(): Promise<void> {
     return this.pending;
@@ -94,6 +105,12 @@ class GradGuard implements GradGuardApi {
   /** Stop the server (if any) and start it again with the current settings; calls are queued. */
   restart(): Promise<void> {
     this.pending = this.pending.then(() => this.startFresh()).catch((e) => this.output.error(`restart: ${message(e)}`));
+    return this.pending;
+  }
+
+  /** Make the private environment with `python`, install the bundled wheel, and start the server from it; queued like restarts. */
+  install(python: string): Promise<void> {
+    this.pending = this.pending.then(() => this.installWith(python)).catch((e) => this.output.error(`install: ${message(e)}`));
     return this.pending;
   }
 
@@ -120,12 +137,17 @@ class GradGuard implements GradGuardApi {
     const cfg = vscode.workspace.getConfiguration(SECTION); // interpreter and path are window settings
     const expand = (v: string) => expandVariables(v, folder?.uri.fsPath);
     const interpreter = expand(cfg.get<string>("interpreter") ?? "");
+    const paths = (cfg.get<string[]>("path") ?? []).map(expand);
+    // an explicit setting wins: the private environment is neither read nor updated then
+    const explicit = interpreter.trim() !== "" || paths.some((p) => p.trim());
+    const privateEnv = explicit ? undefined : await this.privateEnv();
     let command: ServerCommand;
     try {
       command = chooseServerCommand({
-        path: (cfg.get<string[]>("path") ?? []).map(expand),
+        path: paths,
         interpreter,
-        pythonExtension: interpreter.trim() ? undefined : await activePythonExecutable(folder?.uri, this.output),
+        privateEnv,
+        pythonExtension: explicit || privateEnv ? undefined : await activePythonExecutable(folder?.uri, this.output),
       });
     } catch (e) {
       this.serverCommand = undefined;
@@ -160,6 +182,78 @@ class GradGuard implements GradGuardApi {
     }
   }
 
+  /**
+   * The private environment's `gradguard` when it holds the bundled wheel; one holding another
+   * wheel (an older or newer GradGuard) is made again first, with the interpreter it was made with.
+   * Undefined when there is none, or making it again failed (reported).
+   */
+  private async privateEnv(): Promise<string | undefined> {
+    let wheel: Wheel & { path: string };
+    try {
+      wheel = bundledWheel(this.home);
+    } catch (e) {
+      this.output.warn(`the private environment is not used: ${message(e)}`);
+      return undefined;
+    }
+    const venv = this.venv;
+    const state = venvState(venv, wheel, isExecutableFile);
+    if (state.kind === "missing") return undefined;
+    if (state.kind === "stale") {
+      this.output.info(`making the private environment ${venv.dir} again: ${state.reason}`);
+      const title = vscode.l10n.t("Updating GradGuard's own environment to version {0}", wheel.version);
+      if (!(await this.makePrivateEnv(state.installed.python, wheel, title))) return undefined;
+    }
+    return venv.gradguard;
+  }
+
+  /** (Re)make the private environment with `python` and install `wheel` into it, with a progress notification; failures are reported. */
+  private async makePrivateEnv(python: string, wheel: Wheel & { path: string }, title: string): Promise<boolean> {
+    const venv = this.venv;
+    const run = loggedRunner(this.home, (line) => this.output.info(line));
+    const result = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title },
+      () => installPrivateEnv(python, venv, wheel, run));
+    if (result.ok) {
+      this.output.info(`private environment ready: ${venv.dir} (${wheel.file})`);
+      return true;
+    }
+    this.report(result.step === "pip"
+      ? vscode.l10n.t("pip could not install GradGuard into {0}. The GradGuard output has the log.", venv.dir)
+      : result.noPipInVenv
+        ? vscode.l10n.t("GradGuard could not create a virtual environment with {0}: its venv module cannot install pip (on Debian and Ubuntu: apt install python3-venv). The GradGuard output has the log.", python)
+        : vscode.l10n.t("GradGuard could not create a virtual environment with {0}. The GradGuard output has the log.", python),
+    ["output", "choose"]);
+    return false;
+  }
+
+  /**
+   * "Install GradGuard": the private environment made with `python`, then the server started from
+   * it. A `gradguard.interpreter` setting would still win over it, so it is cleared (and that said).
+   */
+  private async installWith(python: string): Promise<void> {
+    await this.stop();
+    let wheel: Wheel & { path: string };
+    try {
+      wheel = bundledWheel(this.home);
+    } catch (e) {
+      this.report(vscode.l10n.t("GradGuard cannot install: {0}", message(e)), ["output"]);
+      return;
+    }
+    if (!(await this.makePrivateEnv(python, wheel, vscode.l10n.t("Installing GradGuard into its own environment with {0}", python)))) return;
+    const cfg = vscode.workspace.getConfiguration(SECTION);
+    const set = cfg.inspect<string>("interpreter");
+    const targets = [
+      ...(set?.workspaceValue !== undefined ? [vscode.ConfigurationTarget.Workspace] : []),
+      ...(set?.globalValue !== undefined ? [vscode.ConfigurationTarget.Global] : []),
+    ];
+    for (const target of targets) await cfg.update("interpreter", undefined, target);
+    const done = targets.length
+      ? vscode.l10n.t("GradGuard is installed in its own environment {0}; the gradguard.interpreter setting was cleared so that the server runs from it.", this.venv.dir)
+      : vscode.l10n.t("GradGuard is installed in its own environment {0}.", this.venv.dir);
+    this.output.info(done);
+    void vscode.window.showInformationMessage(done);
+    await this.startFresh();
+  }
+
   /** Show a warning with actions; never fail silently. */
   private report(text: string, actions: ("install" | "choose" | "output" | "settings")[]): void {
     const labels = {
@@ -171,29 +265,12 @@ class GradGuard implements GradGuardApi {
     this.output.error(text);
     const python = this.serverCommand?.python;
     void vscode.window.showWarningMessage(text, ...actions.map((a) => labels[a])).then(async (picked) => {
-      if (picked === labels.install && python) await installGradGuard(python);
+      if (picked === labels.install && python) await this.install(python);
       else if (picked === labels.choose) await chooseInterpreter();
       else if (picked === labels.output) this.output.show();
       else if (picked === labels.settings) await vscode.commands.executeCommand("workbench.action.openSettings", SECTION);
     });
   }
-}
-
-/** Run `<python> -m pip install gradguard` as a task in the terminal panel; restart the server when it succeeds. */
-async function installGradGuard(python: string): Promise<void> {
-  const task = new vscode.Task(
-    { type: SECTION, action: "install" },
-    vscode.TaskScope.Workspace,
-    vscode.l10n.t("Install GradGuard"),
-    "GradGuard",
-    new vscode.ProcessExecution(python, ["-m", "pip", "install", "--upgrade", "gradguard"]),
-  );
-  const execution = await vscode.tasks.executeTask(task);
-  const done = vscode.tasks.onDidEndTaskProcess((e) => {
-    if (e.execution !== execution) return;
-    done.dispose();
-    if (e.exitCode === 0) void vscode.commands.executeCommand("gradguard.restart");
-  });
 }
 
 /** Let the user pick the interpreter: the Python extension's picker, or a file dialog that sets `gradguard.interpreter`. */
@@ -218,7 +295,7 @@ let instance: GradGuard | undefined;
 
 export async function activate(context: vscode.ExtensionContext): Promise<GradGuardApi> {
   const output = vscode.window.createOutputChannel("GradGuard", { log: true });
-  const gg = new GradGuard(output, context.extensionPath);
+  const gg = new GradGuard(output, context.extensionPath, context.globalStorageUri.fsPath);
   instance = gg;
   context.subscriptions.push(
     output,

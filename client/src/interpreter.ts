@@ -4,14 +4,14 @@ import * as fs from "fs";
 import * as os from "os";
 
 /** Where the server command came from, in the order they are tried. */
-export type CommandSource = "path" | "interpreter" | "python-extension" | "default";
+export type CommandSource = "path" | "interpreter" | "private-env" | "python-extension" | "default";
 
 /** A program and its arguments that run `gradguard lsp` over stdio. */
 export interface ServerCommand {
   command: string;
   args: string[];
   source: CommandSource;
-  /** The Python interpreter that runs the server; undefined when `gradguard.path` names an executable. */
+  /** The Python interpreter that runs the server; undefined when it is a `gradguard` executable (`gradguard.path`, the private environment). */
   python?: string;
 }
 
@@ -21,6 +21,8 @@ export interface CommandInputs {
   path: readonly string[];
   /** `gradguard.interpreter`: a Python executable, or "". */
   interpreter: string;
+  /** The `gradguard` executable of the private environment "Install GradGuard" made, when it holds the bundled wheel. */
+  privateEnv?: string;
   /** The Python extension's active environment's executable, when that extension is installed. */
   pythonExtension?: string;
   /** Does this file exist and is it executable? (injected for tests) */
@@ -42,8 +44,9 @@ export function isExecutableFile(file: string): boolean {
 
 /**
  * Choose the server command: the first existing `gradguard.path` entry (`<exe> lsp`), else
- * `<python> -m gradguard lsp` with `gradguard.interpreter`, else the Python extension's active
- * environment, else `python3` from PATH.
+ * `<python> -m gradguard lsp` with `gradguard.interpreter`, else the private environment's
+ * `gradguard lsp`, else `<python> -m gradguard lsp` with the Python extension's active
+ * environment, else with `python3` from PATH.
  *
  * Throws an Error naming the candidates when `gradguard.path` is set but none of its entries
  * is an executable file (a set path that does not work must not fall back silently).
@@ -56,6 +59,7 @@ export function chooseServerCommand(inputs: CommandInputs): ServerCommand {
     if (!found) throw new Error(`none of gradguard.path is an executable file: ${candidates.join(", ")}`);
     return { command: found, args: ["lsp"], source: "path" };
   }
+  if (!inputs.interpreter.trim() && inputs.privateEnv) return { command: inputs.privateEnv, args: ["lsp"], source: "private-env" };
   const [python, source]: [string, CommandSource] = inputs.interpreter.trim()
     ? [inputs.interpreter.trim(), "interpreter"]
     : inputs.pythonExtension

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # VS Code extension: install Node deps (npm ci), Debian Chromium and code-server, type-check and
-# package the .vsix, run the client's unit tests, then the integration suite inside a real VS Code
-# workbench (code-server 4.100.3) against the unpacked .vsix, with the server run by the project's
-# .venv (made by 10-python.sh). From scratch on a fresh Debian machine as root; every step is bounded.
+# package the .vsix (GradGuard's wheel inside), run the client's unit tests, then the integration
+# suite inside a real VS Code workbench (code-server 4.100.3) against the unpacked .vsix, with the
+# server run by the project's .venv (made by 10-python.sh). From scratch on a fresh Debian machine as root; every step is bounded.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 export DEBIAN_FRONTEND=noninteractive
@@ -41,8 +41,10 @@ retry 2 900 npm ci --no-audit --no-fund --loglevel=error
 step "code-server 4.100.3 into $CODE_SERVER_DIR"
 retry 2 2400 bash client/test/integration/install-code-server.sh "$CODE_SERVER_DIR"
 
-step "type check, bundle and package the .vsix"
+step "type check, bundle, build GradGuard's wheel and package the .vsix"
 timeout 600 npm run package
+WHEEL="extension/out/wheel/gradguard-$(node -p 'require("./package.json").version')-py3-none-any.whl"
+"$PYTHON" -m zipfile -l out/gradguard.vsix | grep -q "^$WHEEL " || fail "out/gradguard.vsix does not ship $WHEEL"
 
 step "unit tests (node --test, stub vscode module)"
 PYTHON="$PYTHON" timeout 600 npm run test:unit

@@ -169,6 +169,7 @@ async function main() {
       GG_PYTHON: python,
       GG_PYTHON_WITHOUT_GRADGUARD: path.join(bare, "bin", "python"),
       GG_UI_DIR: uiDir,
+      GG_USER_DATA: userData,
       ...(opts.screenshot ? { GG_SCREENSHOT: path.resolve(opts.screenshot) } : {}),
     },
   });

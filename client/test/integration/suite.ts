@@ -189,27 +189,31 @@ export async function run(): Promise<void> {
     assert.ok(toast.includes("Install GradGuard") && toast.includes("Choose interpreter"), toast);
   });
 
-  await step("Install GradGuard runs <python> -m pip install --upgrade gradguard as a task", async () => {
-    let end: vscode.TaskProcessEndEvent | undefined;
-    const listener = vscode.tasks.onDidEndTaskProcess((e) => {
-      if (e.execution.task.name === "Install GradGuard") end = e;
-    });
-    try {
-      await uiProbe({ op: "click", selector: ".notification-toast .monaco-button", text: "Install GradGuard" });
-      const ended = await waitFor("the install task to end", () => end);
-      const run = ended.execution.task.execution as vscode.ProcessExecution;
-      assert.deepStrictEqual([run.process, ...run.args], [pythonWithoutGradGuard, "-m", "pip", "install", "--upgrade", "gradguard"]);
-      // The bare venv has no pip: the task fails, so the server is not restarted.
-      log(`install task exit code: ${ended.exitCode}`);
-      assert.notStrictEqual(ended.exitCode, 0);
-      assert.strictEqual(api.client, undefined);
-    } finally {
-      listener.dispose();
-    }
+  await step("Install GradGuard makes a private environment with that interpreter, installs the bundled wheel and runs the server from it", async () => {
+    const ext = vscode.extensions.getExtension<GradGuardApi>("gradguard.gradguard")!;
+    const wheels = fs.readdirSync(path.join(ext.extensionPath, "out", "wheel"));
+    assert.deepStrictEqual(wheels, [`gradguard-${ext.packageJSON.version}-py3-none-any.whl`]);
+    const venv = path.join(env("GG_USER_DATA"), "User", "globalStorage", "gradguard.gradguard", "venv");
+    await uiProbe({ op: "click", selector: ".notification-toast .monaco-button", text: "Install GradGuard" });
+    await waitFor("the server to run from the private environment", async () => {
+      await api.ready();
+      return (api.serverCommand?.source === "private-env" && api.client?.isRunning()) || undefined;
+    }, 240000);
+    assert.deepStrictEqual(api.serverCommand, { command: path.join(venv, "bin", "gradguard"), args: ["lsp"], source: "private-env" });
+    const marker = JSON.parse(fs.readFileSync(path.join(venv, "gradguard-wheel.json"), "utf8"));
+    assert.deepStrictEqual([marker.file, marker.version, marker.python], [wheels[0], ext.packageJSON.version, pythonWithoutGradGuard]);
+    const interpreter = vscode.workspace.getConfiguration("gradguard").inspect<string>("interpreter");
+    assert.deepStrictEqual([interpreter?.workspaceValue, interpreter?.globalValue], [undefined, undefined]);
+    const done = `GradGuard is installed in its own environment ${venv}; the gradguard.interpreter setting was cleared so that the server runs from it.`;
+    await uiProbe({ op: "waitForText", selector: ".notification-toast", text: done });
+    await waitFor("the GG102 diagnostic from the private environment's server", () => gradguardDiagnostics(doc.uri).find((d) => codeOf(d) === "GG102"));
+    await vscode.commands.executeCommand("notifications.clearAll");
   });
 
-  await step("Choose interpreter: pick the project's Python in the file dialog; the server starts with it", async () => {
-    await vscode.commands.executeCommand("gradguard.restart");
+  await step("gradguard.interpreter wins over the private environment; Choose interpreter picks the project's Python in the file dialog", async () => {
+    await setSetting("interpreter", pythonWithoutGradGuard);
+    await uiProbe({ op: "waitForText", selector: ".notification-toast", text: notification });
+    assert.deepStrictEqual(api.serverCommand?.source, "interpreter");
     await uiProbe({ op: "click", selector: ".notification-toast .monaco-button", text: "Choose interpreter" });
     await uiProbe({ op: "fill", selector: ".quick-input-widget input", value: python });
     await uiProbe({ op: "click", selector: ".quick-input-widget .monaco-button", text: "Use this interpreter" });

@@ -37,6 +37,16 @@ test("the Python extension's environment comes before python3 on PATH", () => {
     { command: "python3", args: ["-m", "gradguard", "lsp"], source: "default", python: "python3" });
 });
 
+test("the private environment comes after gradguard.path and gradguard.interpreter, before the Python extension", () => {
+  const privateEnv = "/gs/venv/bin/gradguard";
+  assert.deepEqual(chooseServerCommand({ path: ["/p/gradguard"], interpreter: "", privateEnv, isExecutable: () => true }),
+    { command: "/p/gradguard", args: ["lsp"], source: "path" });
+  assert.deepEqual(chooseServerCommand({ path: [], interpreter: "/venv/bin/python", privateEnv, pythonExtension: "/ext/python" }),
+    { command: "/venv/bin/python", args: ["-m", "gradguard", "lsp"], source: "interpreter", python: "/venv/bin/python" });
+  assert.deepEqual(chooseServerCommand({ path: [" "], interpreter: " ", privateEnv, pythonExtension: "/ext/python" }),
+    { command: privateEnv, args: ["lsp"], source: "private-env" });
+});
+
 test("variables in settings are expanded", () => {
   const home = os.homedir();
   assert.equal(expandVariables("${workspaceFolder}/.venv/bin/python", "/ws"), "/ws/.venv/bin/python");
