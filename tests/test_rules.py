@@ -58,7 +58,7 @@ def test_dcgan_fake_detached_in_discriminator_step():
     f = _one("examples/dcgan.py")
     assert (f.code, f.span.start.line) == ("GG101", 44)
     assert f.message.render() == (
-        "`errG` is backwarded through the graph of `fake` (built on line 33), which the "
+        "`errG` is backpropagated through the graph of `fake` (built on line 33), which the "
         "backward on line 38 already freed")
     fix = f.preferred_fix
     assert fix.title.render() == ("Detach `fake` on line 37: that loss must not backpropagate "

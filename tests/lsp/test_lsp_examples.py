@@ -21,7 +21,7 @@ CHAR_RNN = (EXAMPLES / "char_rnn.py").read_text()
 ACTOR_CRITIC = (EXAMPLES / "actor_critic.py").read_text()
 URI = "file:///tmp/gg-examples/dcgan.py"
 
-DCGAN_MESSAGE = ("`errG` is backwarded through the graph of `fake` (built on line 33), which "
+DCGAN_MESSAGE = ("`errG` is backpropagated through the graph of `fake` (built on line 33), which "
                  "the backward on line 38 already freed")
 DETACH_TITLE = ("Detach `fake` on line 37: that loss must not backpropagate into the graph "
                 "that built it")
@@ -136,15 +136,12 @@ async def test_fix_all_command_and_action_clear_the_file(real: Client):
     assert await real.diagnostics_of(uri, 2) == []
 
 
-HOVER_EN = "\n\n".join([
+HOVER_EN = "\n\n".join([  # the fix first; the diagnostic's message is not repeated
     "**GG101** `backward-through-freed-graph`",
-    DCGAN_MESSAGE,
-    "**At run time:** A backward through this graph raises `RuntimeError: Trying to "
-    "backward through the graph a second time (or directly access saved tensors after "
-    "they have already been freed)`: an earlier backward already freed the tensors that "
-    "the graph's nodes saved for the backward pass.",
-    "**Why:**\n- line 33: graph of `fake` built here\n- line 38: this backward freed it",
     "**Fix:** " + DETACH_TITLE,
+    "**Why:**\n- line 33: graph of `fake` built here\n- line 38: this backward freed it",
+    "**At run time:** Raises `RuntimeError: Trying to backward through the graph a second "
+    "time (or directly access saved tensors after they have already been freed)`.",
     "**Why not retain_graph=True:** `retain_graph=True` would silence the error by keeping "
     "the graph alive, and with it every graph it links to: each step then backpropagates "
     "through all earlier steps, so time and memory grow with every iteration, and "
@@ -168,9 +165,14 @@ async def test_hover_and_messages_in_chinese(real: Client):
     assert d.message == ("对 `errG` 做反向传播时会经过 `fake` 的计算图（第 33 行构建），"
                          "而这张图已经被第 38 行的反向传播释放了")
     hover = await real.hover(URI, 43, 14)
-    assert hover.startswith("**GG101** `backward-through-freed-graph`\n\n" + d.message + "\n\n")
-    assert "- 第 33 行：`fake` 的计算图在这里构建\n- 第 38 行：这里的反向传播释放了这张图" in hover
-    assert "At run time" not in hover and "Why" not in hover
+    assert hover.split("\n\n")[:4] == [
+        "**GG101** `backward-through-freed-graph`",
+        "**修复方法：** 在第 37 行分离 `fake`（detach）：那里的损失不应该反向传播进构建 `fake` 的计算图",
+        "**原因：**\n- 第 33 行：`fake` 的计算图在这里构建\n- 第 38 行：这里的反向传播释放了这张图",
+        "**运行时会发生什么：** 抛出 `RuntimeError: Trying to backward through the graph a "
+        "second time (or directly access saved tensors after they have already been freed)`。",
+    ]
+    assert d.message not in hover
     [action, *_] = await real.actions(URI, d.range, [d])
     assert action.title == "在第 37 行分离 `fake`（detach）：那里的损失不应该反向传播进构建 `fake` 的计算图"
 

@@ -130,7 +130,7 @@ class AutogradEffects:
                 self.bump_sites[sub] = self.bump_sites[st]
                 self.bump_tops[sub] = self.bump_tops[st]
         if st[0] != "param" and self.frame.module_method and self.frame.gid == self.gid:
-            # inside an nn.Module method: the graph it builds is meant to be backwarded,
+            # inside an nn.Module method: the graph it builds is meant to be backpropagated,
             # so changing a tensor a live node saved is a hazard already (in a module
             # this file imports, it is reported at the backward here that fails)
             live = {f.id for f in self.frames}
@@ -231,7 +231,7 @@ class AutogradEffects:
     def backward(self, call, val: Val, root_node, api: str, pos, kw, sure: bool = True) -> None:
         """Walk and free the graph of ``val`` (unless retained) and report walks through
         segments an earlier backward freed (PyTorch: torch/csrc/autograd/engine.cpp).
-        ``sure``: ``val`` is known to be what is backwarded (not the first argument of a
+        ``sure``: ``val`` is known to be what is backpropagated (not the first argument of a
         ``.backward(...)`` whose receiver may be a tensor the engine does not know)."""
         retain = self._retains(api, pos, kw)
         freed = self.state.freed

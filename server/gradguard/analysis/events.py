@@ -22,7 +22,7 @@ class Hazard:
     earlier iteration, created inside the loop: GG102) or "reused" (created before the
     loop, freed in an earlier iteration: GG103). ``loop``: the loop concerned.
     ``segs``: the freed segments walked again; ``frees``: their :class:`Free` records.
-    ``root``: the expression backwarded; ``frames``: the analysis frames at the time, as
+    ``root``: the expression the backward runs from; ``frames``: the analysis frames at the time, as
     ``(frame_id, current statement, function node)``; ``env``/``freed``: the state then;
     ``steps``: parameter updates so far; ``val_segs``: all segments of the root;
     ``loops``: the loops being analysed, outermost first; ``entry_env``: the env at the
@@ -107,7 +107,7 @@ class DiscardedDetach:
 class NoGraph:
     """A backward (or ``autograd.grad``) of a tensor known to have no graph and not to be
     a grad leaf (GG401). ``node``: the backward as reported (a wrapper's call site);
-    ``inner``: the backward call; ``root``: the expression backwarded there; ``cuts``: the
+    ``inner``: the backward call; ``root``: the expression the backward runs from there; ``cuts``: the
     :class:`~gradguard.analysis.values.Cut` records of its history (why it has no
     graph); ``frames``/``env`` as in :class:`Hazard`."""
 
