@@ -234,6 +234,27 @@ def test_gg301_silent_for_gradient_accumulation():
     assert analyze(src).findings == ()
 
 
+def test_gg301_reported_beside_gg101_on_the_graph_both_losses_share():
+    # `errD` is accumulated and never backpropagated itself; `errG.backward()` only runs
+    # through the `fake` both share: that does not consume the accumulation (it did, so
+    # the GG301 had no entry of its own until --fix had fixed the GG101)
+    text = (ROOT / "examples/dcgan.py").read_text().replace(
+        "    for step in range(steps):\n", "    d_losses = []\n    for step in range(steps):\n"
+    ).replace("        optD.step()\n", "        optD.step()\n        d_losses.append(errD)\n")
+    findings = analyze(text).findings
+    assert [(f.code, f.span.start.line, f.span.start.column, f.message.render())
+            for f in findings] == [
+        ("GG301", 41, 8, "`d_losses` accumulates `errD` with its autograd graph: every "
+                         "iteration's graph stays in memory"),
+        ("GG101", 46, 8, "`errG` is backpropagated through the graph of `fake` (built on line "
+                         "34), which the backward on line 39 already freed"),
+    ]
+    fixed = apply_edits(text, [e for f in findings for e in f.preferred_fix.edits])
+    assert "        d_losses.append(errD.detach())\n" in fixed
+    assert "criterion(netD(fake.detach()), fake_label)" in fixed
+    assert analyze(fixed).findings == ()
+
+
 def test_gg302_retain_graph_over_carried_state():
     src = ("import torch\n"
            "rnn = torch.nn.RNN(2, 4)\n"

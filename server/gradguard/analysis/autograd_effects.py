@@ -9,7 +9,7 @@ import libcst as cst
 from gradguard.analysis import torchapi as T
 from gradguard.analysis.events import Accumulation, Backward, Hazard, InplaceHazard, NoGraph
 from gradguard.analysis.frames import literal_truth
-from gradguard.analysis.values import EMPTY, Binding, Cut, Free, Seg, Val, merge_src
+from gradguard.analysis.values import EMPTY, Binding, Cut, Free, Seg, Val, heads, merge_src
 
 
 class AutogradEffects:
@@ -28,7 +28,7 @@ class AutogradEffects:
         ``module``: for a module call, the module's ref (None: a module not known)."""
         sid = next(self._ids)
         self.segs[sid] = Seg(sid, node, label, self.stamp(), saves, inputs, self.frame.stmt,
-                              self.frame.id, saved, self.top(), leaves)
+                              self.frame.id, saved, self.top(), leaves, parents)
         for store, _ in saved:
             self.saved_by.setdefault(store, []).append(sid)
         params, wild = set(), False
@@ -177,12 +177,14 @@ class AutogradEffects:
         passes = frozenset(p for _, p in self.loop_stack if key in self.entry_keys.get(p, ()))
         freed = self.state.freed
         live = not any(s in freed and s not in self.state.partial for s in val.segs)
+        made = heads(val.segs, self.segs)
         if rec is None:
             self.accumulations[id(node)] = Accumulation(
                 node, acc_node, value_node, val.segs, passes, self.frame.eval_mode,
-                tuple((f.id, f.stmt, f.func) for f in self.frames), live)
+                tuple((f.id, f.stmt, f.func) for f in self.frames), live, made)
         else:
             rec.segs |= val.segs
+            rec.heads |= made
             rec.passes |= passes
             rec.eval_mode = rec.eval_mode or self.frame.eval_mode
             rec.live = rec.live or live
@@ -194,7 +196,7 @@ class AutogradEffects:
         backpropagated, or of evaluation losses, is still a leak."""
         if val.segs:
             for rec in self.accumulations.values():
-                if rec.live and not rec.eval_mode and rec.segs & val.segs:
+                if rec.live and not rec.eval_mode and rec.heads & val.segs:
                     self.consumed.add(id(rec.node))
 
     def in_place(self, node, target: Val, others) -> Val:
@@ -238,7 +240,7 @@ class AutogradEffects:
         self.passes_with_backward.update(p for _, p in self.loop_stack)
         self._log_backward(call, root_node, val, sure)
         for rec in self.accumulations.values():
-            if rec.segs & val.segs:
+            if rec.heads & val.segs:  # the accumulated values, not only a graph they share
                 self.consumed.add(id(rec.node))
         if retain is True and not self.no_grad:
             self._check_retained_carry(call, root_node, val)

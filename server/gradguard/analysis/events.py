@@ -80,7 +80,10 @@ class Accumulation:
     the function had called ``model.eval()`` (an evaluation loop); ``live``: some value
     was accumulated whose graph no backward had surely freed (on every path: a backward
     through it could still succeed: a loss summed over chunks for the caller to
-    backpropagate)."""
+    backpropagate); ``heads``: the segments that made the accumulated values themselves
+    (:func:`~gradguard.analysis.values.heads`): a backward or a return consumes the
+    accumulation only when it holds one of them, not when it merely shares a graph with
+    them (a GAN's `errD` accumulated, `errG` backpropagated through the same `fake`)."""
 
     node: cst.CSTNode
     acc: cst.CSTNode
@@ -90,6 +93,7 @@ class Accumulation:
     eval_mode: bool
     frames: tuple
     live: bool = False
+    heads: frozenset = frozenset()
 
 
 @dataclass
