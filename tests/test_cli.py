@@ -116,11 +116,14 @@ def test_noqa_comments_are_honoured(project, synthetic, capsys):
     assert [i["location"]["row"] for i in json.loads(out)] == [2, 3]
 
 
-def test_bad_config_is_one_line_naming_file_and_key(project, synthetic, capsys):
-    path = write(project / "pyproject.toml", '[tool.gradguard]\nselect = ["GG101", "nope"]\n')
+def test_bad_config_is_one_line_per_problem_naming_file_and_key(project, synthetic, capsys):
+    path = write(project / "pyproject.toml",
+                 '[tool.gradguard]\nselect = ["GG101", "nope"]\nignor = []\nlocal = "en"\n')
     write(project / "a.py", "x = 1\n")
-    assert run(capsys, "check") == (
-        2, "", f"error: {path}: tool.gradguard.select: unknown rule, code or prefix 'nope'\n")
+    assert run(capsys, "check") == (2, "", (
+        f"error: {path}: tool.gradguard.select: unknown rule, code or prefix 'nope'\n"
+        f"error: {path}: tool.gradguard.ignor: unknown key (did you mean `ignore`?)\n"
+        f"error: {path}: tool.gradguard.local: unknown key (did you mean `locale`?)\n"))
 
 
 def usage_error(capsys, *argv):

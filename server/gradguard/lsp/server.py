@@ -129,7 +129,7 @@ class GradGuardServer(LanguageServer):
         try:
             return self.projects.for_path(path)
         except config.ConfigError as error:
-            self.show_problems([error.message], key=f"project:{path}")
+            self.show_problems(error.messages, key=f"project:{path}")
             return config.Settings()
 
     def open_document(self, uri: str):
