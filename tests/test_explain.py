@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from gradguard import explain
-from gradguard.analysis.model import Edit, Finding, Fix, Message, Pos, Related, Span
+from gradguard.analysis.model import Edit, Finding, Fix, Message, Pos, Related, Span, fix_sites
 
 SOURCE = (
     "import torch\n"                                     # 1
@@ -163,3 +163,31 @@ def test_hover_prefers_the_finding_over_the_token():
         explain.explain_finding(FINDING, "en")
     assert explain.hover_markdown(text, Pos(12, 14), [], "en").startswith("`.backward()`")
     assert explain.hover_markdown(text, Pos(1, 0), [FINDING], "en") is None
+
+
+def test_hover_at_the_fix_site_on_another_line_explains_the_finding():
+    # the preferred fix inserts `.detach()` at line 7, column 70: after `fake`
+    lines = ["x"] * 11 + ["        errG.backward()"]
+    lines[6] = " " * 61 + "netD(fake), zeros)"
+    text = "\n".join(lines) + "\n"
+    assert fix_sites(FINDING, lines) == (Span.of(7, 66, 7, 70),)
+    for column in (66, 68, 70):
+        assert explain.hover_markdown(text, Pos(7, column), [FINDING], "en") == \
+            explain.explain_finding(FINDING, "en")
+    assert explain.hover_markdown(text, Pos(7, 64), [FINDING], "en") is None  # on `netD`
+
+
+def test_fix_sites_are_the_preferred_fix_edits_on_other_lines():
+    def sites(*edits):
+        fix = Fix(Message("fix"), tuple(Edit(span, new) for span, new in edits), preferred=True)
+        return fix_sites(Finding("GG103", Span.of(5, 4, 5, 10), Message("m"), fixes=(fix,)),
+                         ["", "    out = model(x)", "", "", "    loss.backward()"])
+    assert sites((Span.of(2, 0, 3, 0), ""), (Span.of(5, 0, 5, 0), "    out = model(x)\n"),
+                 (Span.of(2, 4, 2, 4), "new_"), (Span.of(2, 15, 2, 15), ".module"),
+                 (Span.of(3, 0, 3, 0), "pass\n")) == (
+        Span.of(2, 0, 3, 0),   # a deletion as it is; the edit on the finding's line is none
+        Span.of(2, 4, 2, 7),   # an insertion before a word: that word
+        Span.of(2, 10, 2, 15),  # after one: the word it ends (`model`)
+        Span.of(3, 0, 3, 0))   # on an empty line: empty
+    assert sites((Span(Pos(2, 4), Pos(2, 7), "/other/module.py"), "m")) == ()
+    assert fix_sites(Finding("GG101", Span.of(5, 4, 5, 10), Message("m")), []) == ()

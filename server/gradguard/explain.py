@@ -25,7 +25,7 @@ import tokenize
 from typing import Sequence
 
 from gradguard import i18n
-from gradguard.analysis.model import Finding, Pos
+from gradguard.analysis.model import Finding, Pos, fix_sites
 from gradguard.rules import N_, Rule, rule_for
 from gradguard.suppression import suppressions
 
@@ -227,15 +227,19 @@ def explain_token(text: str, pos: Pos, locale: str | None) -> str | None:
     return None
 
 
-def _contains(finding: Finding, pos: Pos) -> bool:
-    return finding.span.start <= pos <= finding.span.end
+def _contains(finding: Finding, pos: Pos, lines: Sequence[str]) -> bool:
+    return any(span.start <= pos <= span.end
+               for span in (finding.span,) + fix_sites(finding, lines))
 
 
 def hover_markdown(text: str, pos: Pos, findings: Sequence[Finding], locale: str | None
                    ) -> str | None:
-    """The hover at ``pos`` in ``text``: the findings whose span contains ``pos``
-    (separated by rules), else the explanation of the token there, else ``None``."""
-    hits = [f for f in findings if _contains(f, pos)]
+    """The hover at ``pos`` in ``text``: the findings whose span, or the site of whose
+    preferred fix on another line (:func:`~gradguard.analysis.model.fix_sites`),
+    contains ``pos`` (separated by rules), else the explanation of the token there, else
+    ``None``."""
+    lines = re.split(r"\r\n|\r|\n", text)
+    hits = [f for f in findings if _contains(f, pos, lines)]
     if hits:
         return "\n\n---\n\n".join(explain_finding(f, locale) for f in hits)
     return explain_token(text, pos, locale)

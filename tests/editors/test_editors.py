@@ -144,6 +144,7 @@ class Case:
     actions: dict[str, tuple[tuple[str, str, bool], ...]]  # (title, kind, preferred), in order
     fix_line: int  # 1-based line the preferred fix rewrites
     fixed_lines: tuple[str, ...]  # what that line becomes
+    hint: dict[str, object] | None = None  # the Hint at the fix site, when on another line
 
 
 RUN_TIME = {  # the hover's "at run time" line, after its "why" paragraph
@@ -205,7 +206,10 @@ DCGAN = Case(
     fix_line=37,
     fixed_lines=("        errD = criterion(netD(real), real_label) + "
                  "criterion(netD(fake.detach()), fake_label)",),
+    hint={"line": 37, "col": 66, "end_col": 70,  # on `fake`, which the fix detaches
+          "message": {"en": f"fix here: {DCGAN_FIX}"}},
 )
+SUPPRESS = {"en": "Suppress {code} on this line", "zh-CN": "在本行忽略 {code}"}
 
 
 # ----------------------------------------------------------------------------- running
@@ -265,21 +269,35 @@ def check_run(editor: Editor, case: Case, result: dict, locale: str) -> None:
         "end_line": case.line, "end_col": case.end_col,
         "message": editor.message_prefix.format(code=case.code) + case.message[locale],
     }
+    expected = [diagnostic]
+    if case.hint is not None:  # on the line the fix edits, same code (the editor's order)
+        expected.append({**diagnostic, "line": case.hint["line"], "end_line": case.hint["line"],
+                         "col": case.hint["col"] + editor.col_base,
+                         "end_col": case.hint["end_col"],
+                         "message": editor.message_prefix.format(code=case.code)
+                         + case.hint["message"][locale]})
     seen = [{k: d[k] for k in diagnostic} for d in result["diagnostics"]]
-    assert seen == [diagnostic]
+    assert sorted(seen, key=lambda d: (d["line"], d["col"])) == \
+        sorted(expected, key=lambda d: (d["line"], d["col"]))
+    # the driver hovers and asks for fixes at the first: the finding's, or its hint (the
+    # same hover and fixes; "# noqa" is offered only on the finding's line)
+    actions = list(case.actions[locale])
+    if seen[0] != diagnostic:
+        actions = [a for a in actions if a[0] != SUPPRESS[locale].format(code=case.code)]
     hover = result["hover"].splitlines()
     # the fix first, and the diagnostic's message not repeated (the editor shows it)
     assert hover[:2 + len(case.hover[locale])] == \
         [f"**{case.code}** `{NAMES[case.code]}`", ""] + list(case.hover[locale])
     assert case.message[locale] not in result["hover"]
-    assert [(a["title"], a["kind"], a["preferred"]) for a in result["actions"]] == \
-        list(case.actions[locale])
+    assert [(a["title"], a["kind"], a["preferred"]) for a in result["actions"]] == actions
     assert result["applied"] == case.actions[locale][0][0]
     assert result["text"] == expected_text(case)
     assert result["steps"][-6:] == ["diagnostic", "hover", "fixed", "cleared", "returned",
                                     "stopped"]
     assert result["undone"] is True
-    assert [{k: d[k] for k in diagnostic} for d in result["diagnostics_after_undo"]] == [diagnostic]
+    assert sorted(({k: d[k] for k in diagnostic} for d in result["diagnostics_after_undo"]),
+                  key=lambda d: (d["line"], d["col"])) == \
+        sorted(expected, key=lambda d: (d["line"], d["col"]))
     if editor is NVIM:  # the driver records how the server process ended after shutdown/exit
         assert result["server_exit"] == {"code": 0, "signal": 0}
 

@@ -9,8 +9,9 @@ English gettext msgids plus named arguments, rendered later by :mod:`gradguard.i
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field, replace
-from typing import Callable, Mapping
+from typing import Callable, Mapping, Sequence
 
 
 @dataclass(frozen=True, order=True)
@@ -203,6 +204,35 @@ def moved_error(error: EngineError, mapped: LineMap) -> EngineError | None:
         return error
     span = _moved_span(error.span, mapped)
     return None if span is None else replace(error, span=span)
+
+
+def fix_sites(finding: Finding, lines: Sequence[str]) -> tuple[Span, ...]:
+    """Where the preferred fix of ``finding`` edits the analysed text (split into
+    ``lines``, without their line breaks) on other lines than the finding's own
+    (``D(fake)`` two lines above the backward that fails): the spans of those edits, in
+    order, an insertion's widened to the word it touches (the one ending there, else the
+    one starting there: ``fake`` for ``.detach()`` after it) so that it covers something;
+    none without a preferred fix, or when it edits only the finding's lines or other
+    files."""
+    fix = finding.preferred_fix
+    if fix is None:
+        return ()
+    first, last = finding.span.start.line, finding.span.end.line
+    sites = []
+    for span in (e.span for e in fix.edits if e.span.path is None):
+        if first <= span.end.line and span.start.line <= last:
+            continue
+        at = span.start
+        if span.end == at and 1 <= at.line <= len(lines):
+            text = lines[at.line - 1]
+            before = re.search(r"\w+\Z", text[:at.column])
+            after = re.match(r"\w+", text[at.column:])
+            if before:
+                span = Span(Pos(at.line, before.start()), at)
+            elif after:
+                span = Span(at, Pos(at.line, at.column + after.end()))
+        sites.append(span)
+    return tuple(sites)
 
 
 def finding_lines(finding: Finding) -> tuple[int, int]:
