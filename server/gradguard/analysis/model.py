@@ -9,7 +9,6 @@ English gettext msgids plus named arguments, rendered later by :mod:`gradguard.i
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field, replace
 from typing import Callable, Mapping, Sequence
 
@@ -206,6 +205,10 @@ def moved_error(error: EngineError, mapped: LineMap) -> EngineError | None:
     return None if span is None else replace(error, span=span)
 
 
+def _word_char(char: str) -> bool:
+    return char.isalnum() or char == "_"
+
+
 def fix_sites(finding: Finding, lines: Sequence[str]) -> tuple[Span, ...]:
     """Where the preferred fix of ``finding`` edits the analysed text (split into
     ``lines``, without their line breaks) on other lines than the finding's own
@@ -223,14 +226,14 @@ def fix_sites(finding: Finding, lines: Sequence[str]) -> tuple[Span, ...]:
         if first <= span.end.line and span.start.line <= last:
             continue
         at = span.start
-        if span.end == at and 1 <= at.line <= len(lines):
-            text = lines[at.line - 1]
-            before = re.search(r"\w+\Z", text[:at.column])
-            after = re.match(r"\w+", text[at.column:])
-            if before:
-                span = Span(Pos(at.line, before.start()), at)
-            elif after:
-                span = Span(at, Pos(at.line, at.column + after.end()))
+        if span.end == at and 1 <= at.line <= len(lines) and \
+                at.column <= len(text := lines[at.line - 1]):
+            start = end = at.column
+            while start > 0 and _word_char(text[start - 1]):
+                start -= 1
+            while start == at.column and end < len(text) and _word_char(text[end]):
+                end += 1
+            span = Span(Pos(at.line, start), Pos(at.line, end))
         sites.append(span)
     return tuple(sites)
 
