@@ -255,6 +255,22 @@ def test_gg301_reported_beside_gg101_on_the_graph_both_losses_share():
     assert analyze(fixed).findings == ()
 
 
+@pytest.mark.parametrize("backward_args, found", [
+    ("", [("GG301", 6)]),  # frees the graph both share: h.sum() is never backpropagated
+    ("retain_graph=True", []),  # keeps it: a later backward may take the list (meta-learning)
+    ("create_graph=flag", []),  # may keep it (not known to free)
+])
+def test_gg301_beside_a_backward_through_a_shared_graph(backward_args, found):
+    src = ("import torch\n"
+           "net = torch.nn.Linear(2, 2)\n"
+           "losses = []\n"
+           "for _ in range(3):\n"
+           "    h = net(torch.randn(4, 2))\n"
+           "    losses.append(h.sum())\n"
+           f"    (h * 2).sum().backward({backward_args})\n")
+    assert [(f.code, f.span.start.line) for f in analyze(src).findings] == found
+
+
 def test_gg302_retain_graph_over_carried_state():
     src = ("import torch\n"
            "rnn = torch.nn.RNN(2, 4)\n"

@@ -240,7 +240,12 @@ class AutogradEffects:
         self.passes_with_backward.update(p for _, p in self.loop_stack)
         self._log_backward(call, root_node, val, sure)
         for rec in self.accumulations.values():
-            if rec.heads & val.segs:  # the accumulated values, not only a graph they share
+            # a backward that frees consumes the accumulated values themselves only, not a
+            # graph they share (that part can never be backpropagated again: errD kept
+            # beside errG.backward()); one that keeps its graph (retain_graph/create_graph,
+            # or not known to free) may leave it for a later backward (a meta-learning
+            # loss over an inner loop's graphs)
+            if rec.heads & val.segs or (retain is not False and rec.segs & val.segs):
                 self.consumed.add(id(rec.node))
         if retain is True and not self.no_grad:
             self._check_retained_carry(call, root_node, val)

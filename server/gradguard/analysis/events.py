@@ -81,9 +81,10 @@ class Accumulation:
     was accumulated whose graph no backward had surely freed (on every path: a backward
     through it could still succeed: a loss summed over chunks for the caller to
     backpropagate); ``heads``: the segments that made the accumulated values themselves
-    (:func:`~gradguard.analysis.values.heads`): a backward or a return consumes the
-    accumulation only when it holds one of them, not when it merely shares a graph with
-    them (a GAN's `errD` accumulated, `errG` backpropagated through the same `fake`)."""
+    (:func:`~gradguard.analysis.values.heads`): a backward that frees, or a return,
+    consumes the accumulation only when it holds one of them, not when it merely shares
+    a graph with them (a GAN's `errD` accumulated, `errG` backpropagated through the same
+    `fake`); a backward that keeps its graph consumes what shares it."""
 
     node: cst.CSTNode
     acc: cst.CSTNode
