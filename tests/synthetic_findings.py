@@ -22,7 +22,7 @@ def backward_finding(line: int, col: int) -> Finding:
     return Finding(
         code="GG101",
         span=Span.of(line, col, line, end),
-        message=Message("`{name}` is backwarded after line {line} freed its graph",
+        message=Message("`{name}` is backpropagated after line {line} freed its graph",
                         {"name": "loss", "line": 1}),
         related=(Related(Span.of(1, 0, 1, 4), Message("graph of `{name}` built here",
                                                       {"name": "loss"})),),

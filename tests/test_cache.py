@@ -21,7 +21,7 @@ PROGRAMS = sorted(ROOT.glob("examples/*.py")) + sorted(ROOT.glob("tests/programs
 TEXT = "loss = f(x)\nloss.backward()\nloss.backward()\n"
 FINDING = Finding(
     "GG101", Span.of(3, 0, 3, 15),
-    Message("`{tensor}` is backwarded through the graph of `{graph}` (built on line "
+    Message("`{tensor}` is backpropagated through the graph of `{graph}` (built on line "
             "{built_line}), which the backward on line {freed_line} already freed",
             {"tensor": "loss", "graph": "loss", "built_line": 1, "freed_line": 2}),
     related=(Related(Span.of(1, 0, 1, 4), Message("graph of `{graph}` built here", {"graph": "loss"})),),

@@ -57,10 +57,10 @@ def test_findings_exit_1_with_text_report(project, synthetic, capsys):
     code, out, err = run(capsys, "check", "-j", "1")
     assert (code, err) == (1, "")
     assert out == (
-        "pkg/train.py:2:1: GG101 [backward-through-freed-graph] `loss` is backwarded after line 1 freed its graph\n"
+        "pkg/train.py:2:1: GG101 [backward-through-freed-graph] `loss` is backpropagated after line 1 freed its graph\n"
         "    pkg/train.py:1:1: graph of `loss` built here\n"
         "    fix: Detach `loss`\n"
-        "pkg/train.py:3:1: GG101 [backward-through-freed-graph] `loss` is backwarded after line 1 freed its graph\n"
+        "pkg/train.py:3:1: GG101 [backward-through-freed-graph] `loss` is backpropagated after line 1 freed its graph\n"
         "    pkg/train.py:1:1: graph of `loss` built here\n"
         "    fix: Detach `loss`\n"
         "Found 2 findings.\n2 of them can be fixed with --fix.\n")
@@ -116,11 +116,14 @@ def test_noqa_comments_are_honoured(project, synthetic, capsys):
     assert [i["location"]["row"] for i in json.loads(out)] == [2, 3]
 
 
-def test_bad_config_is_one_line_naming_file_and_key(project, synthetic, capsys):
-    path = write(project / "pyproject.toml", '[tool.gradguard]\nselect = ["GG101", "nope"]\n')
+def test_bad_config_is_one_line_per_problem_naming_file_and_key(project, synthetic, capsys):
+    path = write(project / "pyproject.toml",
+                 '[tool.gradguard]\nselect = ["GG101", "nope"]\nignor = []\nlocal = "en"\n')
     write(project / "a.py", "x = 1\n")
-    assert run(capsys, "check") == (
-        2, "", f"error: {path}: tool.gradguard.select: unknown rule, code or prefix 'nope'\n")
+    assert run(capsys, "check") == (2, "", (
+        f"error: {path}: tool.gradguard.select: unknown rule, code or prefix 'nope'\n"
+        f"error: {path}: tool.gradguard.ignor: unknown key (did you mean `ignore`?)\n"
+        f"error: {path}: tool.gradguard.local: unknown key (did you mean `locale`?)\n"))
 
 
 def usage_error(capsys, *argv):
@@ -176,7 +179,7 @@ def test_non_utf8_file_is_reported_and_skipped(project, synthetic, capsys):
     code, out, _ = run(capsys, "check", "-q", "--format", "text")
     assert code == 1
     assert out.splitlines() == [
-        "declared.py:3:1: GG101 [backward-through-freed-graph] `loss` is backwarded after line 1 freed its graph",
+        "declared.py:3:1: GG101 [backward-through-freed-graph] `loss` is backpropagated after line 1 freed its graph",
         "    declared.py:1:1: graph of `loss` built here",
         "    fix: Detach `loss`",
         "latin.py:1:1: error: cannot decode: 'utf-8' codec can't decode byte 0xe9 in position 8: "
@@ -224,7 +227,7 @@ def test_symlink_loop_is_reported_and_the_walk_goes_on(project, synthetic, capsy
     code, out, _ = run(capsys, "check", "-q", "--select", "GG101", "pkg")
     assert code == 1
     assert out.splitlines() == [
-        "pkg/a.py:1:1: GG101 [backward-through-freed-graph] `loss` is backwarded after line 1 freed its graph",
+        "pkg/a.py:1:1: GG101 [backward-through-freed-graph] `loss` is backpropagated after line 1 freed its graph",
         "    pkg/a.py:1:1: graph of `loss` built here",
         "    fix: Detach `loss`",
         "pkg/dangling.py: error: cannot read: No such file or directory",

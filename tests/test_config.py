@@ -121,14 +121,33 @@ def test_resolver_applies_overrides_and_defaults_to_the_current_folder(tmp_path,
      "{file}: tool.gradguard.severity.GG7: unknown rule, code or prefix 'GG7'"),
     ("locale = 3", "{file}: tool.gradguard.locale: expected a string"),
     ('extend-exclude = ["a", 1]', "{file}: tool.gradguard.extend-exclude: expected a list of strings"),
-    ('selct = ["GG101"]', "{file}: tool.gradguard.selct: unknown key"),
+    ('selct = ["GG101"]', "{file}: tool.gradguard.selct: unknown key (did you mean `select`?)"),
+    ("colour = true", "{file}: tool.gradguard.colour: unknown key"),
 ])
 def test_bad_config_names_the_file_and_the_key(tmp_path, toml, message):
     path = write(tmp_path / "pyproject.toml", f"[tool.gradguard]\n{toml}\n")
     with pytest.raises(ConfigError) as info:
         SettingsResolver().for_path(tmp_path / "a.py")
     assert str(info.value) == message.format(file=path)
-    assert info.value.message.args["file"] == str(path)
+    [problem] = info.value.messages
+    assert problem.args["file"] == str(path)
+
+
+def test_every_problem_of_a_table_is_reported_at_once(tmp_path):
+    path = write(tmp_path / "pyproject.toml", "[tool.gradguard]\n"
+                 'selct = ["GG101"]\nignore = ["GG9x", "GG102", "nope"]\nextend_exclude = []\n'
+                 'severity = { GG7 = "info", GG101 = "fatal" }\nlocale = "zh-CN"\n')
+    with pytest.raises(ConfigError) as info:
+        SettingsResolver().for_path(tmp_path / "a.py")
+    assert [m.render() for m in info.value.messages] == [f"{path}: {text}" for text in (
+        "tool.gradguard.selct: unknown key (did you mean `select`?)",
+        "tool.gradguard.ignore: unknown rule, code or prefix 'GG9x'",
+        "tool.gradguard.ignore: unknown rule, code or prefix 'nope'",
+        "tool.gradguard.extend_exclude: unknown key (did you mean `extend-exclude`?)",
+        "tool.gradguard.severity.GG7: unknown rule, code or prefix 'GG7'",
+        "tool.gradguard.severity.GG101: expected error, warning or info, not 'fatal'",
+    )]
+    assert str(info.value) == "\n".join(m.render() for m in info.value.messages)
 
 
 def test_invalid_toml_names_the_file(tmp_path):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from gradguard import explain
-from gradguard.analysis.model import Edit, Finding, Fix, Message, Pos, Related, Span
+from gradguard.analysis.model import Edit, Finding, Fix, Message, Pos, Related, Span, fix_sites
 
 SOURCE = (
     "import torch\n"                                     # 1
@@ -93,7 +93,7 @@ def test_token_explanations_are_translated():
 FINDING = Finding(
     code="GG101",
     span=Span.of(12, 8, 12, 23),
-    message=Message("`{tensor}` is backwarded through the graph of `{graph}` (built on line "
+    message=Message("`{tensor}` is backpropagated through the graph of `{graph}` (built on line "
                     "{built_line}), which the backward on line {freed_line} already freed",
                     {"tensor": "errG", "graph": "fake", "built_line": 3, "freed_line": 8}),
     related=(Related(Span.of(3, 15, 3, 49), Message("graph of `{graph}` built here",
@@ -109,17 +109,14 @@ FINDING = Finding(
 
 
 def test_finding_explanation_exact_markdown():
+    # the fix first, no repeat of the diagnostic's message (editors show it above)
     assert explain.explain_finding(FINDING, "en") == "\n\n".join([
         "**GG101** `backward-through-freed-graph`",
-        "`errG` is backwarded through the graph of `fake` (built on line 3), which the "
-        "backward on line 8 already freed",
-        "**At run time:** A backward through this graph raises `RuntimeError: Trying to "
-        "backward through the graph a second time (or directly access saved tensors after "
-        "they have already been freed)`: an earlier backward already freed the tensors that "
-        "the graph's nodes saved for the backward pass.",
-        "**Why:**\n- line 3: graph of `fake` built here\n- line 8: this backward freed it",
         "**Fix:** Detach `fake` on line 7: that loss must not backpropagate into the graph "
         "that built it",
+        "**Why:**\n- line 3: graph of `fake` built here\n- line 8: this backward freed it",
+        "**At run time:** Raises `RuntimeError: Trying to backward through the graph a second "
+        "time (or directly access saved tensors after they have already been freed)`.",
         "**Why not retain_graph=True:** `retain_graph=True` would silence the error by "
         "keeping the graph alive, and with it every graph it links to: each step then "
         "backpropagates through all earlier steps, so time and memory grow with every "
@@ -128,12 +125,36 @@ def test_finding_explanation_exact_markdown():
     ])
 
 
-def test_finding_explanation_in_chinese():
-    text = explain.explain_finding(FINDING, "zh-cn")
-    assert text.startswith("**GG101** `backward-through-freed-graph`\n\n对 `errG` 做反向传播时")
-    assert "Trying to backward through the graph a second time" in text  # as torch prints it
-    assert "- 第 3 行：`fake` 的计算图在这里构建" in text
-    assert "At run time" not in text and "Why" not in text and "Fix:" not in text
+def test_finding_explanation_in_chinese_exact_markdown():
+    assert explain.explain_finding(FINDING, "zh-cn") == "\n\n".join([
+        "**GG101** `backward-through-freed-graph`",
+        "**修复方法：** 在第 7 行分离 `fake`（detach）：那里的损失不应该反向传播进构建 `fake` "
+        "的计算图",
+        "**原因：**\n- 第 3 行：`fake` 的计算图在这里构建\n- 第 8 行：这里的反向传播释放了这张图",
+        "**运行时会发生什么：** 抛出 `RuntimeError: Trying to backward through the graph a "
+        "second time (or directly access saved tensors after they have already been freed)`。",
+        "**为什么不用 retain_graph=True：** 加上 `retain_graph=True` 确实能让这个错误消失，代价是"
+        "这张图以及与它相连的所有图都一直不释放：之后每一步的反向传播都要穿过之前所有的步骤，耗时和"
+        "内存随迭代次数不断增长，梯度还会继续流回那些已经优化过的步骤。",
+        "[规则文档](https://github.com/gradguard/gradguard/blob/main/docs/rules/GG101.md)",
+    ])
+
+
+@pytest.mark.parametrize("code, at_run_time", [
+    ("GG202", "**At run time:** Raises `RuntimeError: one of the variables needed for "
+              "gradient computation has been modified by an inplace operation`."),
+    ("GG301", "**At run time:** Nothing fails, but every iteration's graph stays alive: "
+              "memory grows with each step until the process runs out of it."),
+    ("GG401", "**At run time:** Raises `RuntimeError: element 0 of tensors does not require "
+              "grad and does not have a grad_fn`."),
+    ("GG402", "**At run time:** Nothing fails, but the parameters this optimizer steps get "
+              "no gradient: that network does not train."),
+])
+def test_finding_explanation_says_what_happens_at_run_time_per_rule(code, at_run_time):
+    finding = Finding(code, Span.of(1, 0, 1, 4), Message("x"))
+    rule = explain.rule_for(code)
+    assert explain.explain_finding(finding, "en") == "\n\n".join([
+        f"**{code}** `{rule.name}`", at_run_time, f"[Rule documentation]({rule.url})"])
 
 
 def test_hover_prefers_the_finding_over_the_token():
@@ -142,3 +163,31 @@ def test_hover_prefers_the_finding_over_the_token():
         explain.explain_finding(FINDING, "en")
     assert explain.hover_markdown(text, Pos(12, 14), [], "en").startswith("`.backward()`")
     assert explain.hover_markdown(text, Pos(1, 0), [FINDING], "en") is None
+
+
+def test_hover_at_the_fix_site_on_another_line_explains_the_finding():
+    # the preferred fix inserts `.detach()` at line 7, column 70: after `fake`
+    lines = ["x"] * 11 + ["        errG.backward()"]
+    lines[6] = " " * 61 + "netD(fake), zeros)"
+    text = "\n".join(lines) + "\n"
+    assert fix_sites(FINDING, lines) == (Span.of(7, 66, 7, 70),)
+    for column in (66, 68, 70):
+        assert explain.hover_markdown(text, Pos(7, column), [FINDING], "en") == \
+            explain.explain_finding(FINDING, "en")
+    assert explain.hover_markdown(text, Pos(7, 64), [FINDING], "en") is None  # on `netD`
+
+
+def test_fix_sites_are_the_preferred_fix_edits_on_other_lines():
+    def sites(*edits):
+        fix = Fix(Message("fix"), tuple(Edit(span, new) for span, new in edits), preferred=True)
+        return fix_sites(Finding("GG103", Span.of(5, 4, 5, 10), Message("m"), fixes=(fix,)),
+                         ["", "    out = model(x)", "", "", "    loss.backward()"])
+    assert sites((Span.of(2, 0, 3, 0), ""), (Span.of(5, 0, 5, 0), "    out = model(x)\n"),
+                 (Span.of(2, 4, 2, 4), "new_"), (Span.of(2, 15, 2, 15), ".module"),
+                 (Span.of(3, 0, 3, 0), "pass\n")) == (
+        Span.of(2, 0, 3, 0),   # a deletion as it is; the edit on the finding's line is none
+        Span.of(2, 4, 2, 7),   # an insertion before a word: that word
+        Span.of(2, 10, 2, 15),  # after one: the word it ends (`model`)
+        Span.of(3, 0, 3, 0))   # on an empty line: empty
+    assert sites((Span(Pos(2, 4), Pos(2, 7), "/other/module.py"), "m")) == ()
+    assert fix_sites(Finding("GG101", Span.of(5, 4, 5, 10), Message("m")), []) == ()

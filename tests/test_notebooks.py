@@ -243,7 +243,7 @@ def test_the_look_alike_is_clean(project, capsys):
 def test_magics_keep_positions_and_other_cells_lines_name_their_cell(project, capsys):
     write(project / "magics.ipynb", MAGICS_NB)
     assert run(capsys, "check", "magics.ipynb") == (1, (
-        "magics.ipynb:cell 5:4:1: GG101 [backward-through-freed-graph] `loss` is backwarded "
+        "magics.ipynb:cell 5:4:1: GG101 [backward-through-freed-graph] `loss` is backpropagated "
         "through the graph of `loss` (built on line 4 of cell 3), which the backward on line "
         "5 of cell 3 already freed\n"
         "    magics.ipynb:cell 3:4:8: graph of `loss` built here\n"

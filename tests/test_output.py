@@ -62,7 +62,7 @@ def test_text_report(diagnostics, problems):
         "broken.py:2:5: syntax error: unexpected token\n"
         "gone.py: error: no such file or directory\n"
         "src/train.py:3:9: GG103 [graph-reused-across-iterations] `cached_h` is reused in every iteration\n"
-        "src/train.py:12:5: GG101 [backward-through-freed-graph] `loss` is backwarded after line 1 freed its graph\n"
+        "src/train.py:12:5: GG101 [backward-through-freed-graph] `loss` is backpropagated after line 1 freed its graph\n"
         "    src/train.py:1:1: graph of `loss` built here\n"
         "    fix: Detach `loss`\n"
     )
@@ -72,7 +72,7 @@ def test_text_report_in_colour_and_translated(diagnostics):
     out = text_report(diagnostics[:1], [], Shouting(), color=True)
     assert out == (
         "\033[1msrc/train.py:12:5:\033[0m \033[1;31mGG101\033[0m [backward-through-freed-graph] "
-        "`loss` IS BACKWARDED AFTER LINE 1 FREED ITS GRAPH\n"
+        "`loss` IS BACKPROPAGATED AFTER LINE 1 FREED ITS GRAPH\n"
         "    src/train.py:1:1: GRAPH OF `loss` BUILT HERE\n"
         "    \033[32mFIX: DETACH `loss`\033[0m\n"
     )
@@ -108,7 +108,7 @@ def test_json_report_uses_ruff_field_names(project, diagnostics):
         "code": "GG101",
         "name": "backward-through-freed-graph",
         "severity": "error",
-        "message": "`loss` is backwarded after line 1 freed its graph",
+        "message": "`loss` is backpropagated after line 1 freed its graph",
         "filename": str(project / "src" / "train.py"),
         "cell": None,
         "location": {"row": 12, "column": 5},
@@ -194,7 +194,7 @@ def test_github_report(diagnostics, problems):
         "::notice file=src/train.py,line=3,col=9,endLine=3,endColumn=17,title=GG103::"
         "`cached_h` is reused in every iteration\n"
         "::error file=src/train.py,line=12,col=5,endLine=12,endColumn=20,title=GG101::"
-        "`loss` is backwarded after line 1 freed its graph%0Asrc/train.py:1:1: graph of `loss` built here\n"
+        "`loss` is backpropagated after line 1 freed its graph%0Asrc/train.py:1:1: graph of `loss` built here\n"
     )
 
 

@@ -41,7 +41,7 @@ def test_a_call_of_a_lambda_chosen_in_a_branch_runs_each_lambda():
             loss = loss_fn(out, y)
             loss.backward()
             loss_fn(out, y).backward()
-        """) == [("GG101", 7, "`loss_fn(out, y)` is backwarded through the graph of `out` "
+        """) == [("GG101", 7, "`loss_fn(out, y)` is backpropagated through the graph of `out` "
                              "(built on line 4), which the backward on line 6 already freed")]
 
 
@@ -120,7 +120,7 @@ def test_match_binds_its_captures_and_an_irrefutable_case_leaves_no_path_around_
                         continue
                 out.sum().backward()
                 out.mean().backward()
-        """) == [("GG101", 12, "`out.mean()` is backwarded through the graph of `out` (built on "
+        """) == [("GG101", 12, "`out.mean()` is backpropagated through the graph of `out` (built on "
                               "line 6), which the backward on line 11 already freed")]
 
 

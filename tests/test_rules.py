@@ -58,7 +58,7 @@ def test_dcgan_fake_detached_in_discriminator_step():
     f = _one("examples/dcgan.py")
     assert (f.code, f.span.start.line) == ("GG101", 44)
     assert f.message.render() == (
-        "`errG` is backwarded through the graph of `fake` (built on line 33), which the "
+        "`errG` is backpropagated through the graph of `fake` (built on line 33), which the "
         "backward on line 38 already freed")
     fix = f.preferred_fix
     assert fix.title.render() == ("Detach `fake` on line 37: that loss must not backpropagate "
@@ -232,6 +232,43 @@ def test_gg301_silent_for_gradient_accumulation():
            "    losses.append(net(torch.randn(4, 2)).pow(2).mean())\n"
            "torch.stack(losses).sum().backward()\n")
     assert analyze(src).findings == ()
+
+
+def test_gg301_reported_beside_gg101_on_the_graph_both_losses_share():
+    # `errD` is accumulated and never backpropagated itself; `errG.backward()` only runs
+    # through the `fake` both share: that does not consume the accumulation (it did, so
+    # the GG301 had no entry of its own until --fix had fixed the GG101)
+    text = (ROOT / "examples/dcgan.py").read_text().replace(
+        "    for step in range(steps):\n", "    d_losses = []\n    for step in range(steps):\n"
+    ).replace("        optD.step()\n", "        optD.step()\n        d_losses.append(errD)\n")
+    findings = analyze(text).findings
+    assert [(f.code, f.span.start.line, f.span.start.column, f.message.render())
+            for f in findings] == [
+        ("GG301", 41, 8, "`d_losses` accumulates `errD` with its autograd graph: every "
+                         "iteration's graph stays in memory"),
+        ("GG101", 46, 8, "`errG` is backpropagated through the graph of `fake` (built on line "
+                         "34), which the backward on line 39 already freed"),
+    ]
+    fixed = apply_edits(text, [e for f in findings for e in f.preferred_fix.edits])
+    assert "        d_losses.append(errD.detach())\n" in fixed
+    assert "criterion(netD(fake.detach()), fake_label)" in fixed
+    assert analyze(fixed).findings == ()
+
+
+@pytest.mark.parametrize("backward_args, found", [
+    ("", [("GG301", 6)]),  # frees the graph both share: h.sum() is never backpropagated
+    ("retain_graph=True", []),  # keeps it: a later backward may take the list (meta-learning)
+    ("create_graph=flag", []),  # may keep it (not known to free)
+])
+def test_gg301_beside_a_backward_through_a_shared_graph(backward_args, found):
+    src = ("import torch\n"
+           "net = torch.nn.Linear(2, 2)\n"
+           "losses = []\n"
+           "for _ in range(3):\n"
+           "    h = net(torch.randn(4, 2))\n"
+           "    losses.append(h.sum())\n"
+           f"    (h * 2).sum().backward({backward_args})\n")
+    assert [(f.code, f.span.start.line) for f in analyze(src).findings] == found
 
 
 def test_gg302_retain_graph_over_carried_state():

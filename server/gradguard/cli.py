@@ -147,7 +147,8 @@ def _run_check(args: argparse.Namespace, tr: gettext.NullTranslations) -> int:
         tasks = [Task(p, resolver.for_path(p), fix=args.fix or args.diff, cache=cache)
                  for p in found if isinstance(p, str)]
     except ConfigError as e:
-        _error(tr, e.message.render(tr.gettext))
+        for message in e.messages:
+            _error(tr, message.render(tr.gettext))
         return 2
     if not found:
         _error(tr, tr.gettext(N_("no Python files found")))

@@ -28,6 +28,7 @@ defaults apply, with patterns relative to the current directory.
 from __future__ import annotations
 
 import dataclasses
+import difflib
 import functools
 import os
 import re
@@ -61,13 +62,14 @@ _CODE_SELECTOR = re.compile(r"GG\d{0,3}\Z")
 
 
 class ConfigError(Exception):
-    """A configuration that cannot be used. ``message`` is a translatable
-    :class:`~gradguard.analysis.model.Message` naming the file (or other source) and
-    the key; ``str(error)`` is its English text."""
+    """A configuration that cannot be used. ``messages`` are translatable
+    :class:`~gradguard.analysis.model.Message` objects, one per problem (every bad key of a
+    table, not only the first), each naming the file (or other source) and the key;
+    ``str(error)`` is their English text, one line each."""
 
-    def __init__(self, message: Message):
-        super().__init__(message.render())
-        self.message = message
+    def __init__(self, *messages: Message):
+        super().__init__("\n".join(m.render() for m in messages))
+        self.messages = messages
 
 
 @dataclass(frozen=True)
@@ -162,6 +164,11 @@ def _spec(patterns: tuple[str, ...]) -> pathspec.GitIgnoreSpec:
     return pathspec.GitIgnoreSpec.from_lines(patterns)
 
 
+KEYS = ("select", "ignore", "per-file-ignores", "exclude", "extend-exclude", "locale",
+        "severity")
+"""The keys of ``[tool.gradguard]``."""
+
+
 def settings_from_table(table: Mapping[str, object], source: str, root: str,
                         prefix: str = "tool.gradguard.") -> Settings:
     """Validate a ``[tool.gradguard]``-shaped mapping and build :class:`Settings`.
@@ -169,30 +176,35 @@ def settings_from_table(table: Mapping[str, object], source: str, root: str,
     ``source`` names where the table came from (a file path, or "editor settings") and
     starts every error message; ``prefix`` is prepended to key names in messages;
     ``root`` is the absolute directory patterns are relative to. Raises
-    :class:`ConfigError` for an unknown key, a value of the wrong type, an unknown rule
-    selector, or a severity other than error/warning/info.
+    :class:`ConfigError` for an unknown key (naming the known key it is close to, if
+    any), a value of the wrong type, an unknown rule selector, or a severity other than
+    error/warning/info: one message for each problem in the table, not only the first.
     """
-    def fail(msgid: str, key: str, **args: object) -> ConfigError:
-        return ConfigError(Message(msgid, {"file": source, "key": prefix + key, **args}))
+    problems: list[Message] = []
 
-    def strings(key: str, value: object) -> tuple[str, ...]:
+    def fail(msgid: str, key: str, **args: object) -> None:
+        problems.append(Message(msgid, {"file": source, "key": prefix + key, **args}))
+
+    def strings(key: str, value: object) -> tuple[str, ...] | None:
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-            raise fail(N_("{file}: {key}: expected a list of strings"), key)
+            fail(N_("{file}: {key}: expected a list of strings"), key)
+            return None
         return tuple(value)
 
+    def selector(key: str, token: str) -> str | None:
+        code = resolve_selector(token)
+        if code is None:
+            fail(N_("{file}: {key}: unknown rule, code or prefix '{value}'"), key, value=token)
+        return code
+
     def selectors(key: str, value: object) -> tuple[str, ...]:
-        out = []
-        for token in strings(key, value):
-            code = resolve_selector(token)
-            if code is None:
-                raise fail(N_("{file}: {key}: unknown rule, code or prefix '{value}'"), key,
-                           value=token)
-            out.append(code)
-        return tuple(out)
+        codes = [selector(key, token) for token in strings(key, value) or ()]
+        return tuple(c for c in codes if c is not None)
 
     def table_of(key: str, value: object) -> Mapping[str, object]:
         if not isinstance(value, dict):
-            raise fail(N_("{file}: {key}: expected a table"), key)
+            fail(N_("{file}: {key}: expected a table"), key)
+            return {}
         return value
 
     fields: dict[str, object] = {"root": root, "source": source}
@@ -209,21 +221,24 @@ def settings_from_table(table: Mapping[str, object], source: str, root: str,
         elif key == "severity":
             entries = []
             for token, level in table_of(key, value).items():
-                code = resolve_selector(token)
-                if code is None:
-                    raise fail(N_("{file}: {key}: unknown rule, code or prefix '{value}'"),
-                               f"{key}.{token}", value=token)
+                code = selector(f"{key}.{token}", token)
                 if level not in SEVERITIES:
-                    raise fail(N_("{file}: {key}: expected error, warning or info, not '{value}'"),
-                               f"{key}.{token}", value=level)
-                entries.append((code, level))
+                    fail(N_("{file}: {key}: expected error, warning or info, not '{value}'"),
+                         f"{key}.{token}", value=level)
+                elif code is not None:
+                    entries.append((code, level))
             fields["severity"] = tuple(entries)
         elif key == "locale":
             if not isinstance(value, str):
-                raise fail(N_("{file}: {key}: expected a string"), key)
+                fail(N_("{file}: {key}: expected a string"), key)
             fields["locale"] = value
+        elif close := difflib.get_close_matches(key, KEYS, n=1):
+            fail(N_("{file}: {key}: unknown key (did you mean `{suggestion}`?)"), key,
+                 suggestion=close[0])
         else:
-            raise fail(N_("{file}: {key}: unknown key"), key)
+            fail(N_("{file}: {key}: unknown key"), key)
+    if problems:
+        raise ConfigError(*problems)
     return Settings(**fields)
 
 

@@ -3,8 +3,9 @@
 Pure functions from source text, a position and the findings of that text to a Markdown
 string (or ``None`` when there is nothing to say). Three kinds of hover:
 
-* on a finding: what happens at run time, why (the related locations: where the graph
-  was built, which call freed it), the fix, and why not ``retain_graph=True``;
+* on a finding: its rule, the fix, why (the related locations: where the graph was
+  built, which call freed it), what happens at run time in one line, and why not
+  ``retain_graph=True`` (not the diagnostic's message: editors show it above);
 * on an autograd token (``.backward(``, ``autograd.grad(``, ``retain_graph=``,
   ``create_graph=``, ``.detach(``, ``torch.no_grad``, ``inference_mode``, ``.item(``):
   what it does to the graph;
@@ -24,21 +25,23 @@ import tokenize
 from typing import Sequence
 
 from gradguard import i18n
-from gradguard.analysis.model import Finding, Pos
+from gradguard.analysis.model import Finding, Pos, fix_sites
 from gradguard.rules import N_, Rule, rule_for
 from gradguard.suppression import suppressions
 
-# What happens when the program runs, by rule family (the code's hundreds digit).
+# What happens when the program runs, in one line: by rule code, else by rule family
+# (the code's first digit)
 _AT_RUN_TIME = {
-    "1": N_("A backward through this graph raises `RuntimeError: Trying to backward "
-            "through the graph a second time (or directly access saved tensors after "
-            "they have already been freed)`: an earlier backward already freed the "
-            "tensors that the graph's nodes saved for the backward pass."),
-    "2": N_("The backward raises `RuntimeError: one of the variables needed for "
-            "gradient computation has been modified by an inplace operation`: a tensor "
-            "that a node saved for the backward pass was changed after it was saved."),
-    "3": N_("Nothing fails, but every iteration's graph stays alive: memory grows "
-            "with each step until the process runs out of it."),
+    "GG1": N_("Raises `RuntimeError: Trying to backward through the graph a second time (or "
+              "directly access saved tensors after they have already been freed)`."),
+    "GG2": N_("Raises `RuntimeError: one of the variables needed for gradient computation "
+              "has been modified by an inplace operation`."),
+    "GG3": N_("Nothing fails, but every iteration's graph stays alive: memory grows with "
+              "each step until the process runs out of it."),
+    "GG401": N_("Raises `RuntimeError: element 0 of tensors does not require grad and does "
+                "not have a grad_fn`."),
+    "GG402": N_("Nothing fails, but the parameters this optimizer steps get no gradient: "
+                "that network does not train."),
 }
 
 # Headings of the parts of a hover (with their colon: it differs between languages).
@@ -72,11 +75,11 @@ _TOKENS = {
         "such as a gradient penalty."),
     "retain_graph": N_(
         "`retain_graph=True` keeps the tensors the walked graph saved, so that the same "
-        "graph can be backwarded again. Use it only when two backwards really share a "
-        "graph (two losses on one trunk, backwarded one after the other). Used to "
-        "silence the error on state carried across iterations, it keeps every "
-        "iteration's graph alive: each step backpropagates through all earlier steps, "
-        "and time and memory grow with every iteration."),
+        "graph can be backpropagated through again. Use it only when two backwards "
+        "really share a graph (two losses on one trunk, backpropagated one after the "
+        "other). Used to silence the error on state carried across iterations, it keeps "
+        "every iteration's graph alive: each step backpropagates through all earlier "
+        "steps, and time and memory grow with every iteration."),
     "create_graph": N_(
         "`create_graph=True` records the backward pass itself as a graph, so that the "
         "gradients can be differentiated again (higher-order derivatives, gradient "
@@ -90,7 +93,7 @@ _TOKENS = {
     "no_grad": N_(
         "Inside `torch.no_grad()` operations record no graph: their results have no "
         "`grad_fn` and `requires_grad=False`. Use it for evaluation, for targets, and "
-        "for updates done by hand; what is computed inside cannot be backwarded."),
+        "for updates done by hand; no backward can run through what is computed inside."),
     "inference_mode": N_(
         "`torch.inference_mode()` is a stricter, faster `torch.no_grad()`: no graph is "
         "recorded, and the tensors created inside are inference tensors, which can "
@@ -139,24 +142,26 @@ def explain_rule(code_or_name: str, locale: str | None) -> str | None:
 
 
 def explain_finding(finding: Finding, locale: str | None) -> str:
-    """A finding as Markdown, in ``locale``: its rule, its message, what happens at run time,
-    why (each related location with its line), the preferred fix (or the first one), and
-    for graph-freed findings (GG1xx) why ``retain_graph=True`` is not the fix."""
+    """A finding as Markdown, in ``locale``, the fix first: a title line (rule code and
+    name), the preferred fix (or the first one), why (each related location with its
+    line), what happens at run time in one line, for graph-freed findings (GG1xx) why
+    ``retain_graph=True`` is not the fix, and the link to the rule's page. The
+    diagnostic's message is not repeated: editors show it above the hover."""
     _ = _tr(locale)
     rule = rule_for(finding.code)
-    parts = [_heading(rule, finding.code), i18n.render(finding.message, locale)]
-    family = finding.code[2:3]
-    if family in _AT_RUN_TIME:
-        parts.append(f"**{_(_AT_RUN_TIME_HEADING)}** {_(_AT_RUN_TIME[family])}")
+    parts = [_heading(rule, finding.code)]
+    fix = finding.preferred_fix or (finding.fixes[0] if finding.fixes else None)
+    if fix is not None:
+        parts.append(f"**{_(_FIX)}** {i18n.render(fix.title, locale)}")
     if finding.related:
         parts.append("\n".join([f"**{_(_WHY)}**"] + [
             "- " + _(_RELATED).format(line=r.span.start.line,
                                       message=i18n.render(r.message, locale))
             for r in finding.related]))
-    fix = finding.preferred_fix or (finding.fixes[0] if finding.fixes else None)
-    if fix is not None:
-        parts.append(f"**{_(_FIX)}** {i18n.render(fix.title, locale)}")
-    if family == "1":
+    at_run_time = _AT_RUN_TIME.get(finding.code) or _AT_RUN_TIME.get(finding.code[:3])
+    if at_run_time is not None:
+        parts.append(f"**{_(_AT_RUN_TIME_HEADING)}** {_(at_run_time)}")
+    if finding.code.startswith("GG1"):
         parts.append(f"**{_(_WHY_NOT_RETAIN)}** {_(_NOT_RETAIN_GRAPH)}")
     if rule is not None:
         parts.append(f"[{_(_RULE_DOCS)}]({rule.url})")
@@ -222,15 +227,19 @@ def explain_token(text: str, pos: Pos, locale: str | None) -> str | None:
     return None
 
 
-def _contains(finding: Finding, pos: Pos) -> bool:
-    return finding.span.start <= pos <= finding.span.end
+def _contains(finding: Finding, pos: Pos, lines: Sequence[str]) -> bool:
+    return any(span.start <= pos <= span.end
+               for span in (finding.span,) + fix_sites(finding, lines))
 
 
 def hover_markdown(text: str, pos: Pos, findings: Sequence[Finding], locale: str | None
                    ) -> str | None:
-    """The hover at ``pos`` in ``text``: the findings whose span contains ``pos``
-    (separated by rules), else the explanation of the token there, else ``None``."""
-    hits = [f for f in findings if _contains(f, pos)]
+    """The hover at ``pos`` in ``text``: the findings whose span, or the site of whose
+    preferred fix on another line (:func:`~gradguard.analysis.model.fix_sites`),
+    contains ``pos`` (separated by rules), else the explanation of the token there, else
+    ``None``."""
+    lines = re.split(r"\r\n|\r|\n", text)
+    hits = [f for f in findings if _contains(f, pos, lines)]
     if hits:
         return "\n\n---\n\n".join(explain_finding(f, locale) for f in hits)
     return explain_token(text, pos, locale)

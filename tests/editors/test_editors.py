@@ -140,16 +140,18 @@ class Case:
     col: int  # 0-based
     end_col: int  # 0-based, exclusive
     message: dict[str, str]
-    hover: dict[str, tuple[str, ...]]  # lines the hover text has (besides heading and message)
+    hover: dict[str, tuple[str, ...]]  # the hover's first lines after its title (fix first)
     actions: dict[str, tuple[tuple[str, str, bool], ...]]  # (title, kind, preferred), in order
     fix_line: int  # 1-based line the preferred fix rewrites
     fixed_lines: tuple[str, ...]  # what that line becomes
+    hint: dict[str, object] | None = None  # the Hint at the fix site, when on another line
 
 
-RUN_TIME = {  # the sentence ending the hover's "at run time" paragraph
-    "en": "an earlier backward already freed the tensors that the graph's nodes saved for "
-          "the backward pass.",
-    "zh-CN": "之前的一次反向传播已经释放了图中各节点为反向传播保存的张量。",
+RUN_TIME = {  # the hover's "at run time" line, after its "why" paragraph
+    "en": "**At run time:** Raises `RuntimeError: Trying to backward through the graph a second "
+          "time (or directly access saved tensors after they have already been freed)`.",
+    "zh-CN": "**运行时会发生什么：** 抛出 `RuntimeError: Trying to backward through the graph a "
+             "second time (or directly access saved tensors after they have already been freed)`。",
 }
 NAMES = {"GG101": "backward-through-freed-graph", "GG102": "graph-carried-across-iterations"}
 
@@ -166,12 +168,12 @@ CHAR_RNN = Case(
                  "已经被第 39 行的反向传播释放了",
     },
     hover={
-        "en": ("**Why:**", "- line 36: graph of `hidden` built here",
-               "- line 39: this backward freed it", f"**Fix:** {CHAR_RNN_FIX['en']}",
-               "[Rule documentation](https://github.com/gradguard/gradguard/blob/main/docs/rules/GG102.md)"),
-        "zh-CN": ("**原因：**", "- 第 36 行：`hidden` 的计算图在这里构建",
-                  "- 第 39 行：这里的反向传播释放了这张图", f"**修复方法：** {CHAR_RNN_FIX['zh-CN']}",
-                  "[规则文档](https://github.com/gradguard/gradguard/blob/main/docs/rules/GG102.md)"),
+        "en": (f"**Fix:** {CHAR_RNN_FIX['en']}", "", "**Why:**",
+               "- line 36: graph of `hidden` built here", "- line 39: this backward freed it",
+               "", RUN_TIME["en"]),
+        "zh-CN": (f"**修复方法：** {CHAR_RNN_FIX['zh-CN']}", "", "**原因：**",
+                  "- 第 36 行：`hidden` 的计算图在这里构建", "- 第 39 行：这里的反向传播释放了这张图",
+                  "", RUN_TIME["zh-CN"]),
     },
     actions={
         "en": ((CHAR_RNN_FIX["en"], "quickfix", True),
@@ -192,11 +194,10 @@ CHAR_RNN = Case(
 DCGAN_FIX = "Detach `fake` on line 37: that loss must not backpropagate into the graph that built it"
 DCGAN = Case(
     example="dcgan.py", code="GG101", line=44, col=8, end_col=23,
-    message={"en": "`errG` is backwarded through the graph of `fake` (built on line 33), "
+    message={"en": "`errG` is backpropagated through the graph of `fake` (built on line 33), "
                    "which the backward on line 38 already freed"},
-    hover={"en": ("**Why:**", "- line 33: graph of `fake` built here",
-                  "- line 38: this backward freed it", f"**Fix:** {DCGAN_FIX}",
-                  "[Rule documentation](https://github.com/gradguard/gradguard/blob/main/docs/rules/GG101.md)")},
+    hover={"en": (f"**Fix:** {DCGAN_FIX}", "", "**Why:**", "- line 33: graph of `fake` built here",
+                  "- line 38: this backward freed it", "", RUN_TIME["en"])},
     actions={"en": ((DCGAN_FIX, "quickfix", True),
                     ("Silence with retain_graph=True on line 38 (keeps the whole graph in "
                      "memory; hides the bug instead of fixing it)", "quickfix", False),
@@ -205,7 +206,10 @@ DCGAN = Case(
     fix_line=37,
     fixed_lines=("        errD = criterion(netD(real), real_label) + "
                  "criterion(netD(fake.detach()), fake_label)",),
+    hint={"line": 37, "col": 66, "end_col": 70,  # on `fake`, which the fix detaches
+          "message": {"en": f"fix here: {DCGAN_FIX}"}},
 )
+SUPPRESS = {"en": "Suppress {code} on this line", "zh-CN": "在本行忽略 {code}"}
 
 
 # ----------------------------------------------------------------------------- running
@@ -265,20 +269,35 @@ def check_run(editor: Editor, case: Case, result: dict, locale: str) -> None:
         "end_line": case.line, "end_col": case.end_col,
         "message": editor.message_prefix.format(code=case.code) + case.message[locale],
     }
+    expected = [diagnostic]
+    if case.hint is not None:  # on the line the fix edits, same code (the editor's order)
+        expected.append({**diagnostic, "line": case.hint["line"], "end_line": case.hint["line"],
+                         "col": case.hint["col"] + editor.col_base,
+                         "end_col": case.hint["end_col"],
+                         "message": editor.message_prefix.format(code=case.code)
+                         + case.hint["message"][locale]})
     seen = [{k: d[k] for k in diagnostic} for d in result["diagnostics"]]
-    assert seen == [diagnostic]
+    assert sorted(seen, key=lambda d: (d["line"], d["col"])) == \
+        sorted(expected, key=lambda d: (d["line"], d["col"]))
+    # the driver hovers and asks for fixes at the first: the finding's, or its hint (the
+    # same hover and fixes; "# noqa" is offered only on the finding's line)
+    actions = list(case.actions[locale])
+    if seen[0] != diagnostic:
+        actions = [a for a in actions if a[0] != SUPPRESS[locale].format(code=case.code)]
     hover = result["hover"].splitlines()
-    assert hover[:3] == [f"**{case.code}** `{NAMES[case.code]}`", "", case.message[locale]]
-    assert [line for line in case.hover[locale] if line not in hover] == []
-    assert any(line.endswith(RUN_TIME[locale]) for line in hover)
-    assert [(a["title"], a["kind"], a["preferred"]) for a in result["actions"]] == \
-        list(case.actions[locale])
+    # the fix first, and the diagnostic's message not repeated (the editor shows it)
+    assert hover[:2 + len(case.hover[locale])] == \
+        [f"**{case.code}** `{NAMES[case.code]}`", ""] + list(case.hover[locale])
+    assert case.message[locale] not in result["hover"]
+    assert [(a["title"], a["kind"], a["preferred"]) for a in result["actions"]] == actions
     assert result["applied"] == case.actions[locale][0][0]
     assert result["text"] == expected_text(case)
     assert result["steps"][-6:] == ["diagnostic", "hover", "fixed", "cleared", "returned",
                                     "stopped"]
     assert result["undone"] is True
-    assert [{k: d[k] for k in diagnostic} for d in result["diagnostics_after_undo"]] == [diagnostic]
+    assert sorted(({k: d[k] for k in diagnostic} for d in result["diagnostics_after_undo"]),
+                  key=lambda d: (d["line"], d["col"])) == \
+        sorted(expected, key=lambda d: (d["line"], d["col"]))
     if editor is NVIM:  # the driver records how the server process ended after shutdown/exit
         assert result["server_exit"] == {"code": 0, "signal": 0}
 

@@ -38,7 +38,7 @@ def fake_analyze(text: str, imports=None) -> FileResult:
             span = Span(Pos(number, m.start()), Pos(number, m.end()))
             findings.append(Finding(
                 code="GG101", span=span,
-                message=Message("`{name}` is backwarded twice", {"name": "loss"}),
+                message=Message("`{name}` is backpropagated twice", {"name": "loss"}),
                 related=(Related(Span.of(1, 0, 1, 4), Message("graph built here")),),
                 fixes=(
                     Fix(Message("Call safe() instead"),

@@ -53,11 +53,12 @@ async def test_initialization_options_apply_and_invalid_ones_are_shown(real: Cli
 @pytest.mark.init(configuration={"severity": {"backward-through-freed-graph": "info"}})
 async def test_workspace_configuration_and_its_changes(real: Client):
     real.open(URI, DCGAN)
-    [d] = await real.diagnostics_of(URI, 1)
-    assert d.severity == t.DiagnosticSeverity.Information
+    [d, hint] = await real.diagnostics_of(URI, 1)
+    assert (d.severity, hint.severity) == (t.DiagnosticSeverity.Information,
+                                           t.DiagnosticSeverity.Hint)
     real.set_configuration({"severity": {"GG1": "warning"}, "select": ["GG9"]}, section="gradguard")
-    [d] = await _refreshed(real, URI, 1, real.configuration_changed)
-    assert d.severity == t.DiagnosticSeverity.Warning
+    [d, hint] = await _refreshed(real, URI, 1, real.configuration_changed)
+    assert (d.severity, hint.severity) == (t.DiagnosticSeverity.Warning, t.DiagnosticSeverity.Hint)
     assert real.messages[-1].message == ("GradGuard: workspace settings: gradguard.select: unknown "
                                          "rule, code or prefix 'GG9'. Using the default.")
     real.set_configuration({"enable": False}, section="gradguard")
@@ -68,15 +69,15 @@ async def test_workspace_configuration_and_its_changes(real: Client):
 @pytest.mark.init(options={"run": "onSave"})
 async def test_run_on_save_carries_findings_until_saved(real: Client):
     real.open(URI, DCGAN)
-    [d] = await real.diagnostics_of(URI, 1)
+    await real.diagnostics_of(URI, 1)
     real.change(URI, 2, t.TextDocumentContentChangePartial(range=t.Range(
         t.Position(0, 0), t.Position(0, 0)), text="\n"))
-    [carried] = await real.diagnostics_of(URI, 2)  # not analysed: moved down one line
-    assert (carried.code, carried.range.start.line) == ("GG101", 44)
+    [carried, hint] = await real.diagnostics_of(URI, 2)  # not analysed: moved down one line
+    assert (carried.code, carried.range.start.line, hint.range.start.line) == ("GG101", 44, 37)
     fixed = apply_text_edits("\n" + DCGAN, [t.TextEdit(t.Range(t.Position(37, 70), t.Position(37, 70)),
                                                        ".detach()")], encoding_of(real.init_result))
     real.replace_all(URI, 3, fixed)
-    [still] = await real.diagnostics_of(URI, 3)
+    [still] = await real.diagnostics_of(URI, 3)  # the fix's line changed: its fix, hint dropped
     assert still.range.start.line == 44
     assert await _refreshed(real, URI, 3, lambda: real.save(URI)) == []
 
@@ -97,14 +98,17 @@ async def test_pyproject_applies_and_reloads_when_it_changes(real: Client, works
         real.workspace_did_change_watched_files(t.DidChangeWatchedFilesParams(changes=[
             t.FileEvent(uri=(workspace / "pyproject.toml").as_uri(), type=t.FileChangeType.Changed)]))
 
-    [d] = await _refreshed(real, uri, 1, changed)
+    [d, _] = await _refreshed(real, uri, 1, changed)
     assert (d.code, d.severity) == ("GG101", t.DiagnosticSeverity.Warning)
-    (workspace / "pyproject.toml").write_text('[tool.gradguard]\nselect = ["GG9"]\n')
-    [d] = await _refreshed(real, uri, 1, changed)
+    (workspace / "pyproject.toml").write_text(
+        '[tool.gradguard]\nselect = ["GG9"]\nseverty = { GG101 = "warning" }\n')
+    [d, _] = await _refreshed(real, uri, 1, changed)
     assert d.severity == t.DiagnosticSeverity.Error  # defaults used
-    assert real.messages[-1].message == (
+    assert [m.message for m in real.messages[-2:]] == [  # every problem, each shown
         f"GradGuard: {workspace / 'pyproject.toml'}: tool.gradguard.select: unknown rule, code "
-        "or prefix 'GG9'. Using the default.")
+        "or prefix 'GG9'. Using the default.",
+        f"GradGuard: {workspace / 'pyproject.toml'}: tool.gradguard.severty: unknown key (did "
+        "you mean `severity`?). Using the default."]
 
 
 @pytest.mark.init(options={"locale": "zh-CN", "debounceMs": "fast"})

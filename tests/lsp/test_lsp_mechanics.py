@@ -23,7 +23,7 @@ async def test_open_publishes_exact_diagnostic(fake: Client):
     [d] = await fake.diagnostics_of(URI, 1)
     assert d.range == rng(2, 5, 2, 11)
     assert (d.code, d.source, d.severity) == ("GG101", "gradguard", t.DiagnosticSeverity.Error)
-    assert d.message == "`loss` is backwarded twice"
+    assert d.message == "`loss` is backpropagated twice"
     assert d.code_description.href == "https://github.com/gradguard/gradguard/blob/main/docs/rules/GG101.md"
     [related] = d.related_information
     assert (related.location.uri, related.location.range, related.message) == (
@@ -175,9 +175,13 @@ async def test_hover_on_finding_explains_it(fake: Client):
     fake.open(URI, TEXT)
     await fake.diagnostics_of(URI, 1)
     hover = await fake.hover(URI, 2, 7)
-    assert hover.startswith("**GG101** `backward-through-freed-graph`\n\n`loss` is backwarded twice")
-    assert "- line 1: graph built here" in hover
-    assert "**Fix:** Call safe() instead" in hover
+    assert hover.split("\n\n")[:4] == [
+        "**GG101** `backward-through-freed-graph`",
+        "**Fix:** Call safe() instead",
+        "**Why:**\n- line 1: graph built here",
+        "**At run time:** Raises `RuntimeError: Trying to backward through the graph a second "
+        "time (or directly access saved tensors after they have already been freed)`.",
+    ]
 
 
 async def test_explain_command_and_fix_all_command(fake: Client):

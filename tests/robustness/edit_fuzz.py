@@ -615,9 +615,16 @@ class Checker:
                                         {"textDocument": {"uri": self.doc.uri}})
         stats.requests += self.answered + 1
         text, version = self.doc.text, self.doc.version
-        published = {(d["code"], _tuple(d["range"])) for d in final["diagnostics"]}
-        if {(d["code"], _tuple(d["range"])) for d in pulled["items"]} != published:
+        if {(d["code"], _tuple(d["range"])) for d in pulled["items"]} != \
+                {(d["code"], _tuple(d["range"])) for d in final["diagnostics"]}:
             raise self.fail("pulled and pushed diagnostics of the final version differ", version)
+        # a Hint marks where a finding's preferred fix edits, and points back to the finding
+        published = {(d["code"], _tuple(d["range"])) for d in final["diagnostics"]
+                     if d.get("severity") != HINT}
+        for d in final["diagnostics"]:
+            if d.get("severity") == HINT and (d["code"], _tuple(
+                    d["relatedInformation"][0]["location"]["range"])) not in published:
+                raise self.fail(f"a fix-site hint points to no finding: {d}", version)
         result = analyze(text)
         if result.syntax_error is not None:
             return  # the server carries its last good findings; the CLI reports the error
@@ -637,6 +644,9 @@ class Checker:
                 check_fix(text, finding, fix)
                 stats.fixes += 1
         os.unlink(path)
+
+
+HINT = 4  # DiagnosticSeverity.Hint
 
 
 def _tuple(rng: dict) -> tuple[int, int, int, int]:

@@ -135,7 +135,11 @@ export async function run(): Promise<void> {
 
   await step("hover in English on the finding", async () => {
     const hover = await hoverContaining(doc, diag.range.start, "**GG102** `graph-carried-across-iterations`");
-    assert.ok(hover.includes("Trying to backward through the graph a second time"), hover);
+    // the fix first (in the unscrolled hover), the diagnostic's message not repeated
+    const fix = `**Fix:** Detach \`hidden\` after the backward on line ${where.backward + 1}, so the next iteration starts a new graph`;
+    assert.ok(hover.includes(`**GG102** \`graph-carried-across-iterations\`\n\n${fix}\n\n**Why:**`), hover);
+    assert.ok(!hover.includes(diag.message), hover);
+    assert.ok(hover.includes("**At run time:** Raises `RuntimeError: Trying to backward through the graph a second time"), hover);
     log(`English finding hover: ${hover.slice(0, 120)}...`);
     if (!process.env.GG_SCREENSHOT) return;
     await vscode.commands.executeCommand("workbench.action.closeSidebar");
@@ -169,11 +173,12 @@ export async function run(): Promise<void> {
     const zhMessage = `\`loss\` 通过 \`hidden\` 连到了上一次迭代的计算图，而那张图在上一次迭代中已经被第 ${where.backward + 1} 行的反向传播释放了`;
     const again = await waitFor("the GG102 diagnostic in Chinese", () =>
       gradguardDiagnostics(doc.uri).find((d) => codeOf(d) === "GG102" && d.message === zhMessage));
-    const finding = await hoverContaining(doc, again.range.start, "之前的一次反向传播已经释放了");
-    assert.ok(finding.includes("**GG102** `graph-carried-across-iterations`"), finding);
+    const zhFix = `**修复方法：** 在第 ${where.backward + 1} 行的反向传播之后分离 \`hidden\`（detach），让下一次迭代从一张新的计算图开始`;
+    const finding = await hoverContaining(doc, again.range.start, zhFix);
+    assert.ok(finding.includes(`**GG102** \`graph-carried-across-iterations\`\n\n${zhFix}\n\n**原因：**`), finding);
     log(`Chinese finding hover: ${finding.slice(0, 160)}...`);
     await setSetting("locale", undefined);
-    await hoverContaining(doc, again.range.start, "an earlier backward already freed the tensors");
+    await hoverContaining(doc, again.range.start, "**Fix:** Detach `hidden` after the backward");
   });
 
   const notification = `GradGuard is not installed in the Python interpreter ${pythonWithoutGradGuard}.`;

@@ -9,7 +9,7 @@ import libcst as cst
 from gradguard.analysis import torchapi as T
 from gradguard.analysis.events import Accumulation, Backward, Hazard, InplaceHazard, NoGraph
 from gradguard.analysis.frames import literal_truth
-from gradguard.analysis.values import EMPTY, Binding, Cut, Free, Seg, Val, merge_src
+from gradguard.analysis.values import EMPTY, Binding, Cut, Free, Seg, Val, heads, merge_src
 
 
 class AutogradEffects:
@@ -28,7 +28,7 @@ class AutogradEffects:
         ``module``: for a module call, the module's ref (None: a module not known)."""
         sid = next(self._ids)
         self.segs[sid] = Seg(sid, node, label, self.stamp(), saves, inputs, self.frame.stmt,
-                              self.frame.id, saved, self.top(), leaves)
+                              self.frame.id, saved, self.top(), leaves, parents)
         for store, _ in saved:
             self.saved_by.setdefault(store, []).append(sid)
         params, wild = set(), False
@@ -130,7 +130,7 @@ class AutogradEffects:
                 self.bump_sites[sub] = self.bump_sites[st]
                 self.bump_tops[sub] = self.bump_tops[st]
         if st[0] != "param" and self.frame.module_method and self.frame.gid == self.gid:
-            # inside an nn.Module method: the graph it builds is meant to be backwarded,
+            # inside an nn.Module method: the graph it builds is meant to be backpropagated,
             # so changing a tensor a live node saved is a hazard already (in a module
             # this file imports, it is reported at the backward here that fails)
             live = {f.id for f in self.frames}
@@ -177,12 +177,14 @@ class AutogradEffects:
         passes = frozenset(p for _, p in self.loop_stack if key in self.entry_keys.get(p, ()))
         freed = self.state.freed
         live = not any(s in freed and s not in self.state.partial for s in val.segs)
+        made = heads(val.segs, self.segs)
         if rec is None:
             self.accumulations[id(node)] = Accumulation(
                 node, acc_node, value_node, val.segs, passes, self.frame.eval_mode,
-                tuple((f.id, f.stmt, f.func) for f in self.frames), live)
+                tuple((f.id, f.stmt, f.func) for f in self.frames), live, made)
         else:
             rec.segs |= val.segs
+            rec.heads |= made
             rec.passes |= passes
             rec.eval_mode = rec.eval_mode or self.frame.eval_mode
             rec.live = rec.live or live
@@ -194,7 +196,7 @@ class AutogradEffects:
         backpropagated, or of evaluation losses, is still a leak."""
         if val.segs:
             for rec in self.accumulations.values():
-                if rec.live and not rec.eval_mode and rec.segs & val.segs:
+                if rec.live and not rec.eval_mode and rec.heads & val.segs:
                     self.consumed.add(id(rec.node))
 
     def in_place(self, node, target: Val, others) -> Val:
@@ -231,14 +233,19 @@ class AutogradEffects:
     def backward(self, call, val: Val, root_node, api: str, pos, kw, sure: bool = True) -> None:
         """Walk and free the graph of ``val`` (unless retained) and report walks through
         segments an earlier backward freed (PyTorch: torch/csrc/autograd/engine.cpp).
-        ``sure``: ``val`` is known to be what is backwarded (not the first argument of a
+        ``sure``: ``val`` is known to be what is backpropagated (not the first argument of a
         ``.backward(...)`` whose receiver may be a tensor the engine does not know)."""
         retain = self._retains(api, pos, kw)
         freed = self.state.freed
         self.passes_with_backward.update(p for _, p in self.loop_stack)
         self._log_backward(call, root_node, val, sure)
         for rec in self.accumulations.values():
-            if rec.segs & val.segs:
+            # a backward that frees consumes the accumulated values themselves only, not a
+            # graph they share (that part can never be backpropagated again: errD kept
+            # beside errG.backward()); one that keeps its graph (retain_graph/create_graph,
+            # or not known to free) may leave it for a later backward (a meta-learning
+            # loss over an inner loop's graphs)
+            if rec.heads & val.segs or (retain is not False and rec.segs & val.segs):
                 self.consumed.add(id(rec.node))
         if retain is True and not self.no_grad:
             self._check_retained_carry(call, root_node, val)

@@ -22,7 +22,7 @@ class Hazard:
     earlier iteration, created inside the loop: GG102) or "reused" (created before the
     loop, freed in an earlier iteration: GG103). ``loop``: the loop concerned.
     ``segs``: the freed segments walked again; ``frees``: their :class:`Free` records.
-    ``root``: the expression backwarded; ``frames``: the analysis frames at the time, as
+    ``root``: the expression the backward runs from; ``frames``: the analysis frames at the time, as
     ``(frame_id, current statement, function node)``; ``env``/``freed``: the state then;
     ``steps``: parameter updates so far; ``val_segs``: all segments of the root;
     ``loops``: the loops being analysed, outermost first; ``entry_env``: the env at the
@@ -80,7 +80,11 @@ class Accumulation:
     the function had called ``model.eval()`` (an evaluation loop); ``live``: some value
     was accumulated whose graph no backward had surely freed (on every path: a backward
     through it could still succeed: a loss summed over chunks for the caller to
-    backpropagate)."""
+    backpropagate); ``heads``: the segments that made the accumulated values themselves
+    (:func:`~gradguard.analysis.values.heads`): a backward that frees, or a return,
+    consumes the accumulation only when it holds one of them, not when it merely shares
+    a graph with them (a GAN's `errD` accumulated, `errG` backpropagated through the same
+    `fake`); a backward that keeps its graph consumes what shares it."""
 
     node: cst.CSTNode
     acc: cst.CSTNode
@@ -90,6 +94,7 @@ class Accumulation:
     eval_mode: bool
     frames: tuple
     live: bool = False
+    heads: frozenset = frozenset()
 
 
 @dataclass
@@ -107,7 +112,7 @@ class DiscardedDetach:
 class NoGraph:
     """A backward (or ``autograd.grad``) of a tensor known to have no graph and not to be
     a grad leaf (GG401). ``node``: the backward as reported (a wrapper's call site);
-    ``inner``: the backward call; ``root``: the expression backwarded there; ``cuts``: the
+    ``inner``: the backward call; ``root``: the expression the backward runs from there; ``cuts``: the
     :class:`~gradguard.analysis.values.Cut` records of its history (why it has no
     graph); ``frames``/``env`` as in :class:`Hazard`."""
 

@@ -10,7 +10,7 @@ English gettext msgids plus named arguments, rendered later by :mod:`gradguard.i
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Callable, Mapping
+from typing import Callable, Mapping, Sequence
 
 
 @dataclass(frozen=True, order=True)
@@ -203,6 +203,39 @@ def moved_error(error: EngineError, mapped: LineMap) -> EngineError | None:
         return error
     span = _moved_span(error.span, mapped)
     return None if span is None else replace(error, span=span)
+
+
+def _word_char(char: str) -> bool:
+    return char.isalnum() or char == "_"
+
+
+def fix_sites(finding: Finding, lines: Sequence[str]) -> tuple[Span, ...]:
+    """Where the preferred fix of ``finding`` edits the analysed text (split into
+    ``lines``, without their line breaks) on other lines than the finding's own
+    (``D(fake)`` two lines above the backward that fails): the spans of those edits, in
+    order, an insertion's widened to the word it touches (the one ending there, else the
+    one starting there: ``fake`` for ``.detach()`` after it) so that it covers something;
+    none without a preferred fix, or when it edits only the finding's lines or other
+    files."""
+    fix = finding.preferred_fix
+    if fix is None:
+        return ()
+    first, last = finding.span.start.line, finding.span.end.line
+    sites = []
+    for span in (e.span for e in fix.edits if e.span.path is None):
+        if first <= span.end.line and span.start.line <= last:
+            continue
+        at = span.start
+        if span.end == at and 1 <= at.line <= len(lines) and \
+                at.column <= len(text := lines[at.line - 1]):
+            start = end = at.column
+            while start > 0 and _word_char(text[start - 1]):
+                start -= 1
+            while start == at.column and end < len(text) and _word_char(text[end]):
+                end += 1
+            span = Span(Pos(at.line, start), Pos(at.line, end))
+        sites.append(span)
+    return tuple(sites)
 
 
 def finding_lines(finding: Finding) -> tuple[int, int]:

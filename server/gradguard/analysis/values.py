@@ -231,7 +231,8 @@ class Seg:
     carried, so that a fix can detach the right argument; ``stmt`` is the statement that created it; ``saved``
     lists ``(store, version)`` of the tensors it saved for backward; ``top`` the
     top-level statement it was built in; ``leaves`` the storages of the leaves that
-    require grad among its operands (what an optimizer over explicit tensors trains).
+    require grad among its operands (what an optimizer over explicit tensors trains);
+    ``parents`` every segment of its operands' histories.
     """
 
     id: int
@@ -245,6 +246,20 @@ class Seg:
     saved: tuple = ()
     top: cst.CSTNode | None = None
     leaves: frozenset = EMPTY
+    parents: frozenset = EMPTY
+
+
+def heads(segs: frozenset, table: dict) -> frozenset:
+    """The segments of the history ``segs`` that no other one of them was built from
+    (``table``: segment id -> :class:`Seg`): the operations that made the value itself
+    (several after a join of branches). A graph holding one of them holds the value, not
+    only a graph it shares (a GAN's `fake` under both losses)."""
+    out, covered = set(), set()
+    for sid in sorted(segs, reverse=True):  # a segment is built after all its parents
+        if sid not in covered:
+            out.add(sid)
+            covered |= table[sid].parents
+    return frozenset(out)
 
 
 @dataclass(frozen=True)

@@ -38,7 +38,7 @@ from gradguard import __version__, config, explain, i18n
 from gradguard.analysis import incremental_analyzer
 from gradguard.analysis.imports import digest
 from gradguard.analysis.model import (EngineError, FileResult, Finding, Message, Span,
-                                      finding_lines, moved_error)
+                                      finding_lines, fix_sites, moved_error)
 from gradguard.fixes import compatible_fixes
 from gradguard.lsp import convert
 from gradguard.lsp.documents import (Analyzer, DocumentState, LspWorkspace, OpenTexts,
@@ -136,7 +136,7 @@ class GradGuardServer(LanguageServer):
         try:
             return self.projects.for_path(path)
         except config.ConfigError as error:
-            self.show_problems([error.message], key=f"project:{path}")
+            self.show_problems(error.messages, key=f"project:{path}")
             return config.Settings()
 
     def open_document(self, uri: str):
@@ -387,7 +387,7 @@ class GradGuardServer(LanguageServer):
 
         A finding published before, with the same text on the lines it spans (in this
         file and in the imported ones its related locations and fix edits are in) and
-        the same rules, locale and position encoding, reuses its diagnostic (only the
+        the same rules, locale and position encoding, reuses its diagnostics (only the
         version in ``data`` changes): after a keystroke most findings are the same."""
         rules = self.config_for(state.uri)
         locale = self.locale_for(state.uri)
@@ -405,12 +405,13 @@ class GradGuardServer(LanguageServer):
             same = known.get(id(f))
             key = id(f) if same is not None and same[0] is f else repr(f)
             hit = known.get(key)
-            d = hit[2] if hit is not None and hit[1] == text else \
-                self.diagnostic(state.uri, 0, lines, f, rules, locale, foreign)
-            made[id(f)] = (f, text, d)  # (the entry keeps f alive: its id stays its own)
+            ds = hit[2] if hit is not None and hit[1] == text else \
+                self.diagnostics(state.uri, 0, lines, f, rules, locale, foreign)
+            made[id(f)] = (f, text, ds)  # (the entry keeps f alive: its id stays its own)
             if key != id(f):
                 made[key] = made[id(f)]
-            diagnostics.append(attrs.evolve(d, data={**d.data, "version": snapshot.version}))
+            diagnostics += [attrs.evolve(d, data={**d.data, "version": snapshot.version})
+                            for d in ds]
         diagnostics += [self.error_diagnostic(lines, e, locale) for e in snapshot.errors]
         state.rendered = (rules, locale, self.encoding, made)
         diagnostics = tuple(diagnostics)
@@ -423,15 +424,20 @@ class GradGuardServer(LanguageServer):
             self.text_document_publish_diagnostics(t.PublishDiagnosticsParams(
                 uri=state.uri, version=snapshot.version, diagnostics=list(diagnostics)))
 
-    def diagnostic(self, uri: str, version: int, lines: Sequence[str], finding: Finding,
-                   rules: config.Settings, locale: str,
-                   foreign: _ForeignLines | None = None) -> t.Diagnostic:
-        """One finding as an LSP diagnostic. ``data`` carries the document version and
-        every fix with its rendered title and edits in client units, so code actions need
-        no re-analysis: ``{"version": 3, "fixes": [{"title", "preferred", "edits":
-        [{"range": [l0, c0, l1, c1], "newText"}]}]}``; an edit in another file (an
-        imported module) also has its ``"uri"``. Related locations and edits in another
-        file are converted against that file's lines (``foreign``)."""
+    def diagnostics(self, uri: str, version: int, lines: Sequence[str], finding: Finding,
+                    rules: config.Settings, locale: str,
+                    foreign: _ForeignLines | None = None) -> tuple[t.Diagnostic, ...]:
+        """One finding as LSP diagnostics: the finding's own, where the program fails,
+        then a Hint at each site of its preferred fix on other lines of this document
+        (:func:`~gradguard.analysis.model.fix_sites`: "fix here: ..." with the fix's
+        title), same code and source; each points to the other with its related
+        information. ``data`` carries the document version and every fix with its
+        rendered title and edits in client units, so code actions need no re-analysis,
+        from either: ``{"version": 3, "fixes": [{"title", "preferred", "edits":
+        [{"range": [l0, c0, l1, c1], "newText"}]}]}`` (a hint's also has ``"hint":
+        true``); an edit in another file (an imported module) also has its ``"uri"``.
+        Related locations and edits in another file are converted against that file's
+        lines (``foreign``)."""
         rule = rule_for(finding.code)
         enc = self.encoding
         foreign = foreign or _ForeignLines({})
@@ -452,7 +458,7 @@ class GradGuardServer(LanguageServer):
             "preferred": fix.preferred,
             "edits": [edit(e) for e in fix.edits],
         } for fix in finding.fixes]
-        return t.Diagnostic(
+        main = t.Diagnostic(
             range=convert.to_lsp_range(lines, finding.span, enc),
             message=i18n.render(finding.message, locale),
             severity=_SEVERITY[config.severity_for(rules, finding.code)] if rule
@@ -465,6 +471,21 @@ class GradGuardServer(LanguageServer):
                 message=i18n.render(r.message, locale)) for r in finding.related] or None,
             data={"version": version, "fixes": fixes},
         )
+        sites = fix_sites(finding, lines)
+        if not sites:
+            return (main,)
+        here = i18n.render(Message(N_("fix here: {fix}"),
+                                   {"fix": finding.preferred_fix.title}), locale)
+        hints = tuple(attrs.evolve(
+            main, range=convert.to_lsp_range(lines, span, enc), message=here,
+            severity=t.DiagnosticSeverity.Hint,
+            related_information=[t.DiagnosticRelatedInformation(
+                location=t.Location(uri, main.range), message=main.message)],
+            data={**main.data, "hint": True}) for span in sites)
+        main.related_information = (main.related_information or []) + [
+            t.DiagnosticRelatedInformation(location=t.Location(uri, h.range), message=here)
+            for h in hints]
+        return (main,) + hints
 
     def error_diagnostic(self, lines: Sequence[str], error: EngineError, locale: str
                          ) -> t.Diagnostic:
@@ -823,9 +844,13 @@ def _code_actions(ls: GradGuardServer, params: t.CodeActionParams) -> list[t.Cod
                 or not _kind_wanted(t.CodeActionKind.QuickFix, only):
             continue  # (an internal error has no code, and nothing to fix or suppress)
         for fix in sorted(diagnostic.data["fixes"], key=lambda f: not f["preferred"]):
-            actions.append(t.CodeAction(
-                title=fix["title"], kind=t.CodeActionKind.QuickFix, diagnostics=[diagnostic],
-                is_preferred=fix["preferred"] or None, data={**base, "fix": fix}))
+            if all(a.data["fix"] != fix for a in actions):  # (a finding's and its hint's)
+                actions.append(t.CodeAction(
+                    title=fix["title"], kind=t.CodeActionKind.QuickFix,
+                    diagnostics=[diagnostic], is_preferred=fix["preferred"] or None,
+                    data={**base, "fix": fix}))
+        if diagnostic.data.get("hint"):
+            continue  # a "# noqa" goes on the finding's line, not on the fix site's
         key = {"code": diagnostic.code, "line": diagnostic.range.start.line}
         if all(a.data["suppress"] != key for a in suppress):
             suppress.append(t.CodeAction(

@@ -58,8 +58,8 @@ class EditorSettings:
 DEFAULTS = EditorSettings()
 
 
-def _problem(msgid: str, source: str, key: str, **args: object) -> Message:
-    return Message(msgid, {"file": source, "key": f"gradguard.{key}", **args})
+def _problem(msgid: str, source: str, key: str, **args: object) -> list[Message]:
+    return [Message(msgid, {"file": source, "key": f"gradguard.{key}", **args})]
 
 
 # setting key -> EditorSettings field
@@ -68,8 +68,8 @@ _FIELDS = {"enable": "enable", "debounceMs": "debounce_ms", "run": "run", "local
 
 
 def _validate(key: str, value: Any, source: str) -> Any:
-    """The value of one setting for its :class:`EditorSettings` field, or a
-    :class:`Message` saying why it is invalid."""
+    """The value of one setting for its :class:`EditorSettings` field, or a list of
+    :class:`Message` objects saying why it is invalid."""
     if key == "enable":
         if isinstance(value, bool):
             return value
@@ -90,7 +90,7 @@ def _validate(key: str, value: Any, source: str) -> Any:
     try:
         parsed = config.settings_from_table({key: value}, source, "", prefix="gradguard.")
     except config.ConfigError as error:
-        return error.message
+        return list(error.messages)
     if key == "select":
         return parsed.select or None
     return getattr(parsed, key)
@@ -117,8 +117,8 @@ def apply_settings(base: EditorSettings, raw: Any, source: str
         if key not in raw:
             continue
         value = _validate(key, raw[key], source)
-        if isinstance(value, Message):
-            problems.append(value)
+        if isinstance(value, list):
+            problems += value
             value = getattr(DEFAULTS, name)
         changes[name] = value
     return dataclasses.replace(base, **changes), problems

@@ -45,7 +45,7 @@ def name_index(node: cst.CSTNode, src: Source) -> NameIndex:
 
 
 def tensor_name(h: Hazard, src: Source) -> str:
-    """The expression being backwarded, as written (``loss``, ``d_loss``)."""
+    """The expression the backward runs from, as written (``loss``, ``d_loss``)."""
     return src.code(h.root, 40) if h.root is not None else "tensor"
 
 

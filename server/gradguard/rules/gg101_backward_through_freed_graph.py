@@ -23,8 +23,8 @@ RULE = Rule(
     docs=N_("""## What it does
 Finds a `backward()` or `torch.autograd.grad()` that walks part of an autograd graph
 that an earlier backward already walked without `retain_graph=True`: the same loss
-backwarded twice, two losses that share a sub-expression, or a GAN whose
-`fake = G(z)` feeds the discriminator loss (backwarded) and then the generator loss.
+backpropagated twice, two losses that share a sub-expression, or a GAN whose
+`fake = G(z)` feeds the discriminator loss (backpropagated) and then the generator loss.
 
 ## Why is this bad
 A backward frees the saved tensors of every node it walks. The second walk raises
@@ -95,7 +95,7 @@ def build(h: Hazard, interp: Interpreter, src: Source) -> Finding:
     args = {"tensor": C.tensor_name(h, src), "graph": label,
             "built_line": src.line_ref(built),
             "freed_line": C.free_line(h, interp, src)}
-    message = Message(N_("`{tensor}` is backwarded through the graph of `{graph}` (built on "
+    message = Message(N_("`{tensor}` is backpropagated through the graph of `{graph}` (built on "
                          "line {built_line}), which the backward on line {freed_line} "
                          "already freed"), args)
     return Finding(RULE.code, src.span(h.node), message, C.related(h, interp, src),
@@ -169,7 +169,7 @@ def _trains_itself(seg) -> bool:
 
 
 def _recompute(h: Hazard, interp: Interpreter, src: Source) -> Fix | None:
-    """Recompute the backwarded variable just before the backward, when its defining
+    """Recompute the backpropagated variable just before the backward, when its defining
     statement reads nothing whose graph is freed (so the recomputation is a fresh graph)."""
     if not isinstance(h.root, cst.Name):
         return None

@@ -133,7 +133,7 @@ def carried_variables(h: Hazard, src: Source, interp: Interpreter | None = None)
     if not found and h.entry_env is not None:
         found = _carried(h, src, interp, h.entry_env)
     if h.entry_env is not None:
-        # what the backwarded value read of it: all of its history (segments stand for a
+        # what the backpropagated value read of it: all of its history (segments stand for a
         # value's whole history). A running sum (``total_loss += loss``) holds the freed
         # graph too, but no loss reads it: it carries nothing into the next iteration
         read = [(p, v) for p, v in found if _read_by_root(h, p)]

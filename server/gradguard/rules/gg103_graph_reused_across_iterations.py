@@ -21,7 +21,7 @@ RULE = Rule(
     code="GG103",
     name="graph-reused-across-iterations",
     severity="error",
-    summary=N_("A graph built once before a loop is backwarded in every iteration"),
+    summary=N_("A graph built once before a loop is backpropagated through in every iteration"),
     docs=N_("""## What it does
 Finds a tensor that carries an autograd graph, computed once before a loop (or cached),
 and used in the loss of every iteration.

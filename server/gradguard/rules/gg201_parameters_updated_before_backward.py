@@ -29,8 +29,8 @@ RULE = Rule(
 Finds a backward through a graph whose forward pass saved module parameters that an
 `optimizer.step()` (or `p.clamp_()`, `p.copy_()`, an EMA update) changed in place after
 the forward and before this backward. Classic shapes: an actor-critic that steps the
-critic before backwarding the actor loss built from the same forward; a GAN that steps
-D before backwarding a G loss computed through D earlier.
+critic before the backward of the actor loss built from the same forward; a GAN that steps
+D before the backward of a G loss computed through D earlier.
 
 ## Why is this bad
 Autograd checks that every tensor a node saved is unchanged when backward needs it.

@@ -24,7 +24,7 @@ RULE = Rule(
     docs=N_("""## What it does
 Finds an in-place operation (`x += ...`, `x /= ...`, `x.mul_()`, `x[idx] = ...`,
 `relu(x, inplace=True)`) on a tensor that an earlier operation of the same graph saved
-for its backward, before that graph is backwarded. In-place edits nobody saved (a
+for its backward, before a backward runs through that graph. In-place edits nobody saved (a
 residual `x += shortcut` after a linear layer) are fine and not reported.
 
 ## Why is this bad

@@ -23,8 +23,8 @@ RULE = Rule(
     docs=N_("""## What it does
 Finds a tensor that carries an autograd graph accumulated into something that outlives
 the loop iteration (`total_loss += loss`, `losses.append(loss)`, `history[k] = out`,
-an attribute on `self`) and that is never backwarded. Gradient accumulation, where the
-accumulated value is backwarded, is not reported.
+an attribute on `self`) and that no backward runs through. Gradient accumulation, where the
+accumulated value is backpropagated, is not reported.
 
 ## Why is this bad
 The accumulator references every iteration's graph, so nothing of it can be freed:

@@ -1,5 +1,5 @@
 """GG402 parameters-never-receive-gradient: an optimizer steps the parameters of modules that
-no backward of the loop reaches, because every path from them to a backwarded loss is cut
+no backward of the loop reaches, because every path from them to a backpropagated loss is cut
 (a GAN's fake detached in the generator loss too, the generator's forward under
 ``no_grad``). Nothing raises: their ``.grad`` stays None, ``step()`` skips them
 (torch/optim/optimizer.py: parameters whose grad is None are not updated) and that network

@@ -1,4 +1,4 @@
-# fixed twin: each micro-batch loss is backwarded; .item() only for the log.
+# fixed twin: each micro-batch loss is backpropagated; .item() only for the log.
 import torch
 import torch.nn as nn
 

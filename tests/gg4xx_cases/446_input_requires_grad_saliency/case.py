@@ -1,5 +1,5 @@
 # Saliency of an input: the input is made a leaf that requires grad by attribute, and
-# the score is backwarded to it (no parameter of a model involved).
+# the score is backpropagated to it (no parameter of a model involved).
 import torch
 
 x = torch.linspace(-1, 1, 11)
