@@ -99,8 +99,11 @@ FINDING = Finding(
     related=(Related(Span.of(3, 15, 3, 49), Message("graph of `{graph}` built here",
                                                     {"graph": "fake"})),
              Related(Span.of(8, 8, 8, 23), Message("this backward freed it"))),
-    fixes=(Fix(Message("Silence with retain_graph=True on line {line} (keeps the whole graph "
-                       "in memory; hides the bug instead of fixing it)", {"line": 8}),
+    fixes=(Fix(Message("Silence with retain_graph=True on line {line}, which hides the bug: the "
+                       "graph of `{graph}` (built on line {built_line}, through {through}) "
+                       "stays in memory until the backward on line {until_line} runs through "
+                       "it a second time", {"line": 8, "graph": "fake", "built_line": 3,
+                                            "through": "`netG`", "until_line": 12}),
                (Edit(Span.of(8, 22, 8, 22), "retain_graph=True"),)),
            Fix(Message("Detach `{name}` on line {line}: that loss must not backpropagate into "
                        "the graph that built it", {"name": "fake", "line": 7}),
@@ -120,10 +123,9 @@ def test_finding_explanation_exact_markdown():
         "**Why:**\n- line 3: graph of `fake` built here\n- line 8: this backward freed it",
         "**Fix:** Detach `fake` on line 7: that loss must not backpropagate into the graph "
         "that built it",
-        "**Why not retain_graph=True:** `retain_graph=True` would silence the error by "
-        "keeping the graph alive, and with it every graph it links to: each step then "
-        "backpropagates through all earlier steps, so time and memory grow with every "
-        "iteration, and gradients keep flowing into steps that were already optimised.",
+        "**Why not retain_graph=True:** retain_graph=True on line 8 would silence the error, "
+        "not fix it: the graph of `fake` (built on line 3, through `netG`) would stay in "
+        "memory until the backward on line 12 runs through it a second time.",
         "[Rule documentation](https://gradguard.dev/rules/GG101)",
     ])
 
@@ -133,6 +135,9 @@ def test_finding_explanation_in_chinese():
     assert text.startswith("**GG101** `backward-through-freed-graph`\n\n对 `errG` 做反向传播时")
     assert "Trying to backward through the graph a second time" in text  # as torch prints it
     assert "- 第 3 行：`fake` 的计算图在这里构建" in text
+    assert ("**为什么不用 retain_graph=True：** 在第 8 行加上 retain_graph=True 只能压掉报错，并不能"
+            "修好它：`fake` 的计算图（在第 3 行构建，经过 `netG`）会一直留在内存里，直到第 12 行的"
+            "反向传播第二次穿过它。") in text.split("\n\n")
     assert "At run time" not in text and "Why" not in text and "Fix:" not in text
 
 

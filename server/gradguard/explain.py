@@ -4,7 +4,8 @@ Pure functions from source text, a position and the findings of that text to a M
 string (or ``None`` when there is nothing to say). Three kinds of hover:
 
 * on a finding: what happens at run time, why (the related locations: where the graph
-  was built, which call freed it), the fix, and why not ``retain_graph=True``;
+  was built, which call freed it), the fix, and, where ``retain_graph=True`` is offered
+  as an alternative, what it would keep in memory and run through in this program;
 * on an autograd token (``.backward(``, ``autograd.grad(``, ``retain_graph=``,
   ``create_graph=``, ``.detach(``, ``torch.no_grad``, ``inference_mode``, ``.item(``):
   what it does to the graph;
@@ -24,8 +25,9 @@ import tokenize
 from typing import Sequence
 
 from gradguard import i18n
-from gradguard.analysis.model import Finding, Pos
+from gradguard.analysis.model import Finding, Message, Pos
 from gradguard.rules import N_, Rule, rule_for
+from gradguard.rules.common import RETAIN_WHY_NOT
 from gradguard.suppression import suppressions
 
 # What happens when the program runs, by rule family (the code's hundreds digit).
@@ -49,12 +51,6 @@ _FIX = N_("Fix:")
 _WHY_NOT_RETAIN = N_("Why not retain_graph=True:")
 # TRANSLATORS: one location in the "Why:" list of a hover, e.g. "line 12: graph built here"
 _RELATED = N_("line {line}: {message}")
-
-_NOT_RETAIN_GRAPH = N_(
-    "`retain_graph=True` would silence the error by keeping the graph alive, and with it "
-    "every graph it links to: each step then backpropagates through all earlier steps, "
-    "so time and memory grow with every iteration, and gradients keep flowing into "
-    "steps that were already optimised.")
 
 _TOKENS = {
     "backward": N_(
@@ -141,7 +137,8 @@ def explain_rule(code_or_name: str, locale: str | None) -> str | None:
 def explain_finding(finding: Finding, locale: str | None) -> str:
     """A finding as Markdown, in ``locale``: its rule, its message, what happens at run time,
     why (each related location with its line), the preferred fix (or the first one), and
-    for graph-freed findings (GG1xx) why ``retain_graph=True`` is not the fix."""
+    when a ``retain_graph=True`` alternative is offered, why it is not the fix: what it
+    would cost, from that fix's own arguments."""
     _ = _tr(locale)
     rule = rule_for(finding.code)
     parts = [_heading(rule, finding.code), i18n.render(finding.message, locale)]
@@ -156,8 +153,10 @@ def explain_finding(finding: Finding, locale: str | None) -> str:
     fix = finding.preferred_fix or (finding.fixes[0] if finding.fixes else None)
     if fix is not None:
         parts.append(f"**{_(_FIX)}** {i18n.render(fix.title, locale)}")
-    if family == "1":
-        parts.append(f"**{_(_WHY_NOT_RETAIN)}** {_(_NOT_RETAIN_GRAPH)}")
+    retain = next((f for f in finding.fixes if f.title.msgid in RETAIN_WHY_NOT), None)
+    if retain is not None:
+        why = Message(RETAIN_WHY_NOT[retain.title.msgid], retain.title.args)
+        parts.append(f"**{_(_WHY_NOT_RETAIN)}** {i18n.render(why, locale)}")
     if rule is not None:
         parts.append(f"[{_(_RULE_DOCS)}]({rule.url})")
     return "\n\n".join(parts)

@@ -25,8 +25,9 @@ DCGAN_MESSAGE = ("`errG` is backwarded through the graph of `fake` (built on lin
                  "the backward on line 38 already freed")
 DETACH_TITLE = ("Detach `fake` on line 37: that loss must not backpropagate into the graph "
                 "that built it")
-RETAIN_TITLE = ("Silence with retain_graph=True on line 38 (keeps the whole graph in memory; "
-                "hides the bug instead of fixing it)")
+RETAIN_TITLE = ("Silence with retain_graph=True on line 38, which hides the bug: the graph of "
+                "`fake` (built on line 33, through `netG`) stays in memory until the backward "
+                "on line 44 runs through it a second time")
 
 
 def rng(l0, c0, l1, c1):
@@ -145,10 +146,9 @@ HOVER_EN = "\n\n".join([
     "the graph's nodes saved for the backward pass.",
     "**Why:**\n- line 33: graph of `fake` built here\n- line 38: this backward freed it",
     "**Fix:** " + DETACH_TITLE,
-    "**Why not retain_graph=True:** `retain_graph=True` would silence the error by keeping "
-    "the graph alive, and with it every graph it links to: each step then backpropagates "
-    "through all earlier steps, so time and memory grow with every iteration, and "
-    "gradients keep flowing into steps that were already optimised.",
+    "**Why not retain_graph=True:** retain_graph=True on line 38 would silence the error, "
+    "not fix it: the graph of `fake` (built on line 33, through `netG`) would stay in memory "
+    "until the backward on line 44 runs through it a second time.",
     "[Rule documentation](https://gradguard.dev/rules/GG101)",
 ])
 
