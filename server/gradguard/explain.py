@@ -27,7 +27,7 @@ from typing import Sequence
 from gradguard import i18n
 from gradguard.analysis.model import Finding, Message, Pos
 from gradguard.rules import N_, Rule, rule_for
-from gradguard.rules.common import RETAIN_WHY_NOT
+from gradguard.rules.retain_costs import RETAIN_WHY_NOT
 from gradguard.suppression import suppressions
 
 # What happens when the program runs, by rule family (the code's hundreds digit).

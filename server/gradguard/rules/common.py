@@ -12,6 +12,7 @@ from gradguard.analysis.interp import Hazard, Interpreter
 from gradguard.analysis.model import Fix, Message, Related
 from gradguard.analysis.source import Source
 from gradguard.rules import N_
+from gradguard.rules.retain_costs import RETAIN_COSTS, RETAIN_STEPPED
 
 
 class NameIndex(cst.CSTVisitor):
@@ -128,108 +129,6 @@ def free_line(h: Hazard, interp: Interpreter, src: Source) -> int | str:
     return src.line_ref(h.frees[h.segs.index(seg.id)].node)
 
 
-# What ``retain_graph=True`` costs, by what the hazard is: the fix's title and the
-# hover's "Why not retain_graph=True" text (same arguments), with and without the calls
-# the kept graph runs through (left out when none is known). "kept": GG101's preferred
-# fix (two backwards meant to share one graph); "same": freed earlier in the same pass;
-# "carried": built in an earlier iteration and chained to the next; "reused": built once
-# before the loop.
-_RETAIN_COSTS = {
-    ("kept", True): (N_(
-        "Keep the graph for the later backward: retain_graph=True on line {line}; the graph "
-        "of `{graph}` (built on line {built_line}, through {through}) stays in memory until "
-        "the backward on line {until_line}"), None),
-    ("kept", False): (N_(
-        "Keep the graph for the later backward: retain_graph=True on line {line}; the graph "
-        "of `{graph}` (built on line {built_line}) stays in memory until the backward on line "
-        "{until_line}"), None),
-    ("same", True): (N_(
-        "Silence with retain_graph=True on line {line}, which hides the bug: the graph of "
-        "`{graph}` (built on line {built_line}, through {through}) stays in memory until the "
-        "backward on line {until_line} runs through it a second time"),
-        N_("retain_graph=True on line {line} would silence the error, not fix it: the graph "
-           "of `{graph}` (built on line {built_line}, through {through}) would stay in memory "
-           "until the backward on line {until_line} runs through it a second time.")),
-    ("same", False): (N_(
-        "Silence with retain_graph=True on line {line}, which hides the bug: the graph of "
-        "`{graph}` (built on line {built_line}) stays in memory until the backward on line "
-        "{until_line} runs through it a second time"),
-        N_("retain_graph=True on line {line} would silence the error, not fix it: the graph "
-           "of `{graph}` (built on line {built_line}) would stay in memory until the backward "
-           "on line {until_line} runs through it a second time.")),
-    ("carried", True): (N_(
-        "Silence with retain_graph=True on line {line}, which hides the bug: the graph of "
-        "`{graph}` (built on line {built_line}, through {through}) and every iteration's "
-        "graph chained to it stay in memory, and each backward also runs through all earlier "
-        "iterations' graphs, so time and memory grow with every step"),
-        N_("retain_graph=True on line {line} would silence the error, not fix it: the graph "
-           "of `{graph}` (built on line {built_line}, through {through}) and every "
-           "iteration's graph chained to it would stay in memory, and each backward would also "
-           "run through all earlier iterations' graphs, so time and memory grow with every "
-           "step.")),
-    ("carried", False): (N_(
-        "Silence with retain_graph=True on line {line}, which hides the bug: the graph of "
-        "`{graph}` (built on line {built_line}) and every iteration's graph chained to it "
-        "stay in memory, and each backward also runs through all earlier iterations' "
-        "graphs, so time and memory grow with every step"),
-        N_("retain_graph=True on line {line} would silence the error, not fix it: the graph "
-           "of `{graph}` (built on line {built_line}) and every iteration's graph chained to "
-           "it would stay in memory, and each backward would also run through all earlier "
-           "iterations' graphs, so time and memory grow with every step.")),
-    ("reused", True): (N_(
-        "Silence with retain_graph=True on line {line}, which hides the bug: the graph of "
-        "`{graph}` (built once before the loop on line {built_line}, through {through}) "
-        "stays in memory for the whole loop, and every iteration's backward runs through "
-        "that same graph again, computed before the loop"),
-        N_("retain_graph=True on line {line} would silence the error, not fix it: the graph "
-           "of `{graph}` (built once before the loop on line {built_line}, through "
-           "{through}) would stay in memory for the whole loop, and every iteration's "
-           "backward would run through that same graph again, computed before the loop.")),
-    ("reused", False): (N_(
-        "Silence with retain_graph=True on line {line}, which hides the bug: the graph of "
-        "`{graph}` (built once before the loop on line {built_line}) stays in memory for "
-        "the whole loop, and every iteration's backward runs through that same graph again, "
-        "computed before the loop"),
-        N_("retain_graph=True on line {line} would silence the error, not fix it: the graph "
-           "of `{graph}` (built once before the loop on line {built_line}) would stay in "
-           "memory for the whole loop, and every iteration's backward would run through that "
-           "same graph again, computed before the loop.")),
-}
-
-# An optimizer step between the two backwards changed parameters the kept graph saved:
-# the later backward then fails autograd's version check instead
-_RETAIN_STEPPED = {
-    True: (N_(
-        "Silence with retain_graph=True on line {line}, which only trades this error for "
-        "another: the graph of `{graph}` (built on line {built_line}, through {through}) "
-        "stays in memory, but `{optimizer}.step()` on line {step_line} changes the "
-        "parameters it saved, so the backward on line {until_line} then fails with "
-        "\"modified by an inplace operation\""),
-        N_("retain_graph=True on line {line} would only trade this error for another: the "
-           "graph of `{graph}` (built on line {built_line}, through {through}) would stay in "
-           "memory, but `{optimizer}.step()` on line {step_line} changes the parameters it "
-           "saved, so the backward on line {until_line} would fail with \"one of the "
-           "variables needed for gradient computation has been modified by an inplace "
-           "operation\".")),
-    False: (N_(
-        "Silence with retain_graph=True on line {line}, which only trades this error for "
-        "another: the graph of `{graph}` (built on line {built_line}) stays in memory, but "
-        "`{optimizer}.step()` on line {step_line} changes the parameters it saved, so the "
-        "backward on line {until_line} then fails with \"modified by an inplace "
-        "operation\""),
-        N_("retain_graph=True on line {line} would only trade this error for another: the "
-           "graph of `{graph}` (built on line {built_line}) would stay in memory, but "
-           "`{optimizer}.step()` on line {step_line} changes the parameters it saved, so the "
-           "backward on line {until_line} would fail with \"one of the variables needed for "
-           "gradient computation has been modified by an inplace operation\".")),
-}
-
-RETAIN_WHY_NOT = {title: why for title, why in (*_RETAIN_COSTS.values(), *_RETAIN_STEPPED.values())
-                  if why is not None}
-"""The hover text saying what a non-preferred retain_graph=True fix costs, by the msgid
-of its title (the same arguments fill both)."""
-
-
 def through(segs, interp: Interpreter, src: Source) -> str:
     """The calls that built the segments ``segs`` and saved tensors for them, as written
     (``self.rnn``, ``netG``, ``torch.tanh``), in the order they ran; at most three, empty
@@ -246,7 +145,8 @@ def through(segs, interp: Interpreter, src: Source) -> str:
 
 def retain_cost(h: Hazard, interp: Interpreter, src: Source, segs=None,
                 until: bool = False, prefer=()) -> dict:
-    """The arguments of a message saying what retain_graph=True keeps in memory for
+    """The arguments of a message (:mod:`gradguard.rules.retain_costs`) saying what
+    retain_graph=True keeps in memory for
     hazard ``h``: the graph (the segment that names it, and where it was built), the
     calls that built ``segs`` (by default the freed segments walked again) as
     ``through`` when any is known, and with ``until`` the backward that walks the graph
@@ -295,9 +195,9 @@ def retain_fix(h: Hazard, interp: Interpreter, src: Source, preferred: bool,
                        prefer=prefer)
     if step is not None:
         args.update(optimizer=src.code(step.optimizer, 30), step_line=src.line_ref(step.node))
-        msgid = _RETAIN_STEPPED["through" in args][0]
+        msgid = RETAIN_STEPPED["through" in args][0]
     else:
-        msgid = _RETAIN_COSTS[(kind, "through" in args)][0]
+        msgid = RETAIN_COSTS[(kind, "through" in args)][0]
     title = Message(msgid, {"line": src.line_ref(call), **args})
     return Fix(title, (src.add_keyword(call, "retain_graph", "True"),), preferred,
                "safe" if preferred else "unsafe")
