@@ -146,12 +146,11 @@ def through(segs, interp: Interpreter, src: Source) -> str:
 def retain_cost(h: Hazard, interp: Interpreter, src: Source, segs=None,
                 until: bool = False, prefer=()) -> dict:
     """The arguments of a message (:mod:`gradguard.rules.retain_costs`) saying what
-    retain_graph=True keeps in memory for
-    hazard ``h``: the graph (the segment that names it, and where it was built), the
-    calls that built ``segs`` (by default the freed segments walked again) as
-    ``through`` when any is known, and with ``until`` the backward that walks the graph
-    again (``until_line``); ``prefer``: the names to call the graph by (see
-    :func:`graph_site`)."""
+    retain_graph=True keeps in memory for hazard ``h``: the graph (the segment that names
+    it, and where it was built), the calls that built ``segs`` (by default the freed
+    segments walked again) as ``through`` when any is known, and with ``until`` the
+    backward that walks the graph again (``until_line``); ``prefer``: the names to call
+    the graph by (see :func:`graph_site`)."""
     label, built = graph_site(graph_seg(h, interp), src, h, prefer)
     args = {"graph": label, "built_line": src.line_ref(built)}
     if until:
