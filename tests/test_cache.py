@@ -27,8 +27,10 @@ FINDING = Finding(
     related=(Related(Span.of(1, 0, 1, 4), Message("graph of `{graph}` built here", {"graph": "loss"})),),
     fixes=(Fix(Message("Recompute `{name}` before this backward (a fresh graph)", {"name": "loss"}),
                (Edit(Span.of(2, 4, 2, 4), ".detach()"),), preferred=True),
-           Fix(Message("Silence with retain_graph=True on line {line} (keeps the whole graph "
-                       "in memory; hides the bug instead of fixing it)", {"line": 2}),
+           Fix(Message("Silence with retain_graph=True on line {line}, which hides the bug: the "
+                       "graph of `{graph}` (built on line {built_line}) stays in memory until "
+                       "the backward on line {until_line} runs through it a second time",
+                       {"line": 2, "graph": "loss", "built_line": 1, "until_line": 3}),
                (Edit(Span.of(2, 14, 2, 14), "retain_graph=True"),), applicability="unsafe")))
 ERROR = EngineError("rule", "GG301", "train", Span.of(1, 0, 1, 4), "ValueError: x")
 RESULT = FileResult((FINDING,), errors=(

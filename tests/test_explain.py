@@ -99,8 +99,11 @@ FINDING = Finding(
     related=(Related(Span.of(3, 15, 3, 49), Message("graph of `{graph}` built here",
                                                     {"graph": "fake"})),
              Related(Span.of(8, 8, 8, 23), Message("this backward freed it"))),
-    fixes=(Fix(Message("Silence with retain_graph=True on line {line} (keeps the whole graph "
-                       "in memory; hides the bug instead of fixing it)", {"line": 8}),
+    fixes=(Fix(Message("Silence with retain_graph=True on line {line}, which hides the bug: the "
+                       "graph of `{graph}` (built on line {built_line}, through {through}) "
+                       "stays in memory until the backward on line {until_line} runs through "
+                       "it a second time", {"line": 8, "graph": "fake", "built_line": 3,
+                                            "through": "`netG`", "until_line": 12}),
                (Edit(Span.of(8, 22, 8, 22), "retain_graph=True"),)),
            Fix(Message("Detach `{name}` on line {line}: that loss must not backpropagate into "
                        "the graph that built it", {"name": "fake", "line": 7}),
@@ -117,10 +120,9 @@ def test_finding_explanation_exact_markdown():
         "**Why:**\n- line 3: graph of `fake` built here\n- line 8: this backward freed it",
         "**At run time:** Raises `RuntimeError: Trying to backward through the graph a second "
         "time (or directly access saved tensors after they have already been freed)`.",
-        "**Why not retain_graph=True:** `retain_graph=True` would silence the error by "
-        "keeping the graph alive, and with it every graph it links to: each step then "
-        "backpropagates through all earlier steps, so time and memory grow with every "
-        "iteration, and gradients keep flowing into steps that were already optimised.",
+        "**Why not retain_graph=True:** retain_graph=True on line 8 would silence the error, "
+        "not fix it: the graph of `fake` (built on line 3, through `netG`) would stay in "
+        "memory until the backward on line 12 runs through it a second time.",
         "[Rule documentation](https://github.com/gradguard/gradguard/blob/main/docs/rules/GG101.md)",
     ])
 
@@ -133,9 +135,9 @@ def test_finding_explanation_in_chinese_exact_markdown():
         "**原因：**\n- 第 3 行：`fake` 的计算图在这里构建\n- 第 8 行：这里的反向传播释放了这张图",
         "**运行时会发生什么：** 抛出 `RuntimeError: Trying to backward through the graph a "
         "second time (or directly access saved tensors after they have already been freed)`。",
-        "**为什么不用 retain_graph=True：** 加上 `retain_graph=True` 确实能让这个错误消失，代价是"
-        "这张图以及与它相连的所有图都一直不释放：之后每一步的反向传播都要穿过之前所有的步骤，耗时和"
-        "内存随迭代次数不断增长，梯度还会继续流回那些已经优化过的步骤。",
+        "**为什么不用 retain_graph=True：** 在第 8 行加上 retain_graph=True 只能压掉报错，并不能"
+        "修好它：`fake` 的计算图（在第 3 行构建，经过 `netG`）会一直留在内存里，直到第 12 行的"
+        "反向传播第二次穿过它。",
         "[规则文档](https://github.com/gradguard/gradguard/blob/main/docs/rules/GG101.md)",
     ])
 

@@ -4,8 +4,10 @@ Pure functions from source text, a position and the findings of that text to a M
 string (or ``None`` when there is nothing to say). Three kinds of hover:
 
 * on a finding: its rule, the fix, why (the related locations: where the graph was
-  built, which call freed it), what happens at run time in one line, and why not
-  ``retain_graph=True`` (not the diagnostic's message: editors show it above);
+  built, which call freed it), what happens at run time in one line, and, where
+  ``retain_graph=True`` is offered as an alternative, why it is not the fix: what it would
+  keep in memory and run through in this program (not the diagnostic's message: editors
+  show it above);
 * on an autograd token (``.backward(``, ``autograd.grad(``, ``retain_graph=``,
   ``create_graph=``, ``.detach(``, ``torch.no_grad``, ``inference_mode``, ``.item(``):
   what it does to the graph;
@@ -25,8 +27,9 @@ import tokenize
 from typing import Sequence
 
 from gradguard import i18n
-from gradguard.analysis.model import Finding, Pos, fix_sites
+from gradguard.analysis.model import Finding, Message, Pos, fix_sites
 from gradguard.rules import N_, Rule, rule_for
+from gradguard.rules.retain_costs import RETAIN_WHY_NOT
 from gradguard.suppression import suppressions
 
 # What happens when the program runs, in one line: by rule code, else by rule family
@@ -52,12 +55,6 @@ _FIX = N_("Fix:")
 _WHY_NOT_RETAIN = N_("Why not retain_graph=True:")
 # TRANSLATORS: one location in the "Why:" list of a hover, e.g. "line 12: graph built here"
 _RELATED = N_("line {line}: {message}")
-
-_NOT_RETAIN_GRAPH = N_(
-    "`retain_graph=True` would silence the error by keeping the graph alive, and with it "
-    "every graph it links to: each step then backpropagates through all earlier steps, "
-    "so time and memory grow with every iteration, and gradients keep flowing into "
-    "steps that were already optimised.")
 
 _TOKENS = {
     "backward": N_(
@@ -144,9 +141,10 @@ def explain_rule(code_or_name: str, locale: str | None) -> str | None:
 def explain_finding(finding: Finding, locale: str | None) -> str:
     """A finding as Markdown, in ``locale``, the fix first: a title line (rule code and
     name), the preferred fix (or the first one), why (each related location with its
-    line), what happens at run time in one line, for graph-freed findings (GG1xx) why
-    ``retain_graph=True`` is not the fix, and the link to the rule's page. The
-    diagnostic's message is not repeated: editors show it above the hover."""
+    line), what happens at run time in one line, when a ``retain_graph=True`` alternative
+    is offered why it is not the fix (what it would cost, from that fix's own arguments),
+    and the link to the rule's page. The diagnostic's message is not repeated: editors
+    show it above the hover."""
     _ = _tr(locale)
     rule = rule_for(finding.code)
     parts = [_heading(rule, finding.code)]
@@ -161,8 +159,10 @@ def explain_finding(finding: Finding, locale: str | None) -> str:
     at_run_time = _AT_RUN_TIME.get(finding.code) or _AT_RUN_TIME.get(finding.code[:3])
     if at_run_time is not None:
         parts.append(f"**{_(_AT_RUN_TIME_HEADING)}** {_(at_run_time)}")
-    if finding.code.startswith("GG1"):
-        parts.append(f"**{_(_WHY_NOT_RETAIN)}** {_(_NOT_RETAIN_GRAPH)}")
+    retain = next((f for f in finding.fixes if f.title.msgid in RETAIN_WHY_NOT), None)
+    if retain is not None:
+        why = Message(RETAIN_WHY_NOT[retain.title.msgid], retain.title.args)
+        parts.append(f"**{_(_WHY_NOT_RETAIN)}** {i18n.render(why, locale)}")
     if rule is not None:
         parts.append(f"[{_(_RULE_DOCS)}]({rule.url})")
     return "\n\n".join(parts)

@@ -177,13 +177,18 @@ CHAR_RNN = Case(
     },
     actions={
         "en": ((CHAR_RNN_FIX["en"], "quickfix", True),
-               ("Silence with retain_graph=True on line 39 (keeps the whole graph in memory; "
-                "hides the bug instead of fixing it)", "quickfix", False),
+               ("Silence with retain_graph=True on line 39, which only trades this error for "
+                "another: the graph of `hidden` (built on line 36, through `self.embed`, "
+                "`self.rnn`) stays in memory, but `opt.step()` on line 40 changes the parameters "
+                "it saved, so the backward on line 39 then fails with \"modified by an inplace "
+                "operation\"", "quickfix", False),
                ("Suppress GG102 on this line", "quickfix", False),
                ("Fix all GradGuard problems", "source.fixAll.gradguard", False)),
         "zh-CN": ((CHAR_RNN_FIX["zh-CN"], "quickfix", True),
-                  ("在第 39 行加上 retain_graph=True 压掉报错（整张图都会留在内存里；"
-                   "这只是掩盖了 bug，并没有修好它）", "quickfix", False),
+                  ("在第 39 行加上 retain_graph=True 压掉报错，只是把这个错误换成另一个：`hidden` 的"
+                   "计算图（在第 36 行构建，经过 `self.embed`, `self.rnn`）会留在内存里，但第 40 行的 "
+                   "`opt.step()` 会原地修改它保存的参数，于是第 39 行的反向传播随后会报 "
+                   "\"modified by an inplace operation\"", "quickfix", False),
                   ("在本行忽略 GG102", "quickfix", False),
                   ("修复 GradGuard 发现的所有问题", "source.fixAll.gradguard", False)),
     },
@@ -199,8 +204,9 @@ DCGAN = Case(
     hover={"en": (f"**Fix:** {DCGAN_FIX}", "", "**Why:**", "- line 33: graph of `fake` built here",
                   "- line 38: this backward freed it", "", RUN_TIME["en"])},
     actions={"en": ((DCGAN_FIX, "quickfix", True),
-                    ("Silence with retain_graph=True on line 38 (keeps the whole graph in "
-                     "memory; hides the bug instead of fixing it)", "quickfix", False),
+                    ("Silence with retain_graph=True on line 38, which hides the bug: the graph "
+                     "of `fake` (built on line 33, through `netG`) stays in memory until the "
+                     "backward on line 44 runs through it a second time", "quickfix", False),
                     ("Suppress GG101 on this line", "quickfix", False),
                     ("Fix all GradGuard problems", "source.fixAll.gradguard", False))},
     fix_line=37,

@@ -25,8 +25,9 @@ DCGAN_MESSAGE = ("`errG` is backpropagated through the graph of `fake` (built on
                  "the backward on line 38 already freed")
 DETACH_TITLE = ("Detach `fake` on line 37: that loss must not backpropagate into the graph "
                 "that built it")
-RETAIN_TITLE = ("Silence with retain_graph=True on line 38 (keeps the whole graph in memory; "
-                "hides the bug instead of fixing it)")
+RETAIN_TITLE = ("Silence with retain_graph=True on line 38, which hides the bug: the graph of "
+                "`fake` (built on line 33, through `netG`) stays in memory until the backward "
+                "on line 44 runs through it a second time")
 HINT_MESSAGE = "fix here: " + DETACH_TITLE
 
 
@@ -168,10 +169,9 @@ HOVER_EN = "\n\n".join([  # the fix first; the diagnostic's message is not repea
     "**Why:**\n- line 33: graph of `fake` built here\n- line 38: this backward freed it",
     "**At run time:** Raises `RuntimeError: Trying to backward through the graph a second "
     "time (or directly access saved tensors after they have already been freed)`.",
-    "**Why not retain_graph=True:** `retain_graph=True` would silence the error by keeping "
-    "the graph alive, and with it every graph it links to: each step then backpropagates "
-    "through all earlier steps, so time and memory grow with every iteration, and "
-    "gradients keep flowing into steps that were already optimised.",
+    "**Why not retain_graph=True:** retain_graph=True on line 38 would silence the error, "
+    "not fix it: the graph of `fake` (built on line 33, through `netG`) would stay in memory "
+    "until the backward on line 44 runs through it a second time.",
     "[Rule documentation](https://github.com/gradguard/gradguard/blob/main/docs/rules/GG101.md)",
 ])
 

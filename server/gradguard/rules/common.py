@@ -12,6 +12,7 @@ from gradguard.analysis.interp import Hazard, Interpreter
 from gradguard.analysis.model import Fix, Message, Related
 from gradguard.analysis.source import Source
 from gradguard.rules import N_
+from gradguard.rules.retain_costs import RETAIN_COSTS, RETAIN_STEPPED
 
 
 class NameIndex(cst.CSTVisitor):
@@ -128,9 +129,58 @@ def free_line(h: Hazard, interp: Interpreter, src: Source) -> int | str:
     return src.line_ref(h.frees[h.segs.index(seg.id)].node)
 
 
-def retain_fix(h: Hazard, src: Source, preferred: bool) -> Fix | None:
+def through(segs, interp: Interpreter, src: Source) -> str:
+    """The calls that built the segments ``segs`` and saved tensors for them, as written
+    (``self.rnn``, ``netG``, ``torch.tanh``), in the order they ran; at most three, empty
+    when no call is known (a graph of operators only)."""
+    calls = []
+    for sid in sorted(segs):
+        seg = interp.segs[sid]
+        if seg.saves and isinstance(seg.node, cst.Call):
+            callee = f"`{src.code(seg.node.func, 30)}`"
+            if callee not in calls:
+                calls.append(callee)
+    return ", ".join(calls[:3])
+
+
+def retain_cost(h: Hazard, interp: Interpreter, src: Source, segs=None,
+                until: bool = False, prefer=()) -> dict:
+    """The arguments of a message (:mod:`gradguard.rules.retain_costs`) saying what
+    retain_graph=True keeps in memory for hazard ``h``: the graph (the segment that names
+    it, and where it was built), the calls that built ``segs`` (by default the freed
+    segments walked again) as ``through`` when any is known, and with ``until`` the
+    backward that walks the graph again (``until_line``); ``prefer``: the names to call
+    the graph by (see :func:`graph_site`)."""
+    label, built = graph_site(graph_seg(h, interp), src, h, prefer)
+    args = {"graph": label, "built_line": src.line_ref(built)}
+    if until:
+        args["until_line"] = src.line_ref(h.node)
+    calls = through(h.segs if segs is None else segs, interp, src)
+    if calls:
+        args["through"] = calls
+    return args
+
+
+def step_between(h: Hazard, interp: Interpreter):
+    """The first optimizer step (its :class:`~gradguard.analysis.events.Step`) between the
+    backward that freed the graph and the hazard that changes parameters of a module
+    whose call in the graph saved them (``optimizer.step()`` bumps their version), else
+    None."""
+    saved = {st[1] for sid in h.segs for st, _ in interp.segs[sid].saved if st[0] == "param"}
+    span = slice(h.frees[0].steps, h.steps)
+    for rec, trained in zip(interp.step_recs[span], interp.step_log[span]):
+        if saved & interp._descendants(frozenset(trained.refs)):
+            return rec
+    return None
+
+
+def retain_fix(h: Hazard, interp: Interpreter, src: Source, preferred: bool,
+               prefer=()) -> Fix | None:
     """``retain_graph=True`` on the backward that freed the graph (the call must be a
-    tensor's ``backward`` or ``torch.autograd.backward/grad``, which take the keyword)."""
+    tensor's ``backward`` or ``torch.autograd.backward/grad``, which take the keyword),
+    its title saying what it keeps in memory and what later backwards run through, or
+    that an optimizer step in between makes the later backward fail anyway (``prefer``:
+    as for :func:`retain_cost`)."""
     free = h.frees[0]
     call = free.node
     if not isinstance(call, cst.Call):
@@ -138,12 +188,16 @@ def retain_fix(h: Hazard, src: Source, preferred: bool) -> Fix | None:
     name = call.func.attr.value if isinstance(call.func, cst.Attribute) else ""
     if name not in ("backward", "grad"):
         return None
-    line = src.line_ref(call)
-    title = Message(N_("Keep the graph for the later backward: retain_graph=True on line "
-                       "{line} (its saved tensors stay in memory until the later backward)"),
-                    {"line": line}) if preferred else \
-        Message(N_("Silence with retain_graph=True on line {line} (keeps the whole graph "
-                   "in memory; hides the bug instead of fixing it)"), {"line": line})
+    kind = "kept" if preferred else h.kind
+    step = None if preferred else step_between(h, interp)
+    args = retain_cost(h, interp, src, until=kind in ("kept", "same") or step is not None,
+                       prefer=prefer)
+    if step is not None:
+        args.update(optimizer=src.code(step.optimizer, 30), step_line=src.line_ref(step.node))
+        msgid = RETAIN_STEPPED["through" in args][0]
+    else:
+        msgid = RETAIN_COSTS[(kind, "through" in args)][0]
+    title = Message(msgid, {"line": src.line_ref(call), **args})
     return Fix(title, (src.add_keyword(call, "retain_graph", "True"),), preferred,
                "safe" if preferred else "unsafe")
 

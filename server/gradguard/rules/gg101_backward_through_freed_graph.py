@@ -110,7 +110,7 @@ def _fixes(h: Hazard, interp: Interpreter, src: Source) -> tuple[Fix, ...]:
             fixes.append(fix)
             break
     stepped = h.steps > h.frees[0].steps
-    retain = C.retain_fix(h, src, preferred=not fixes and not stepped)
+    retain = C.retain_fix(h, interp, src, preferred=not fixes and not stepped)
     if retain is not None:
         fixes.append(retain)
     return tuple(fixes)

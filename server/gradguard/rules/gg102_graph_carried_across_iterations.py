@@ -31,8 +31,9 @@ next, while each iteration calls backward.
 Iteration 1's backward frees the graph behind the state. Iteration 2 builds on the same
 state, so its backward walks into iteration 1's freed graph and raises
 `RuntimeError: Trying to backward through the graph a second time`. Adding
-`retain_graph=True` silences the error but makes every step backpropagate through all
-earlier iterations: time and memory grow with the step count.
+`retain_graph=True` silences the error but keeps every iteration's graph in memory,
+chained to the next one through the carried state, and each backward then runs through
+all earlier iterations' graphs: time and memory grow with the step count.
 
 ## Example
 ```python
@@ -92,7 +93,7 @@ def build(h: Hazard, interp: Interpreter, src: Source) -> Finding:
     fixes = []
     if carried:
         fixes.append(_detach_fix(h, src, carried))
-    retain = C.retain_fix(h, src, preferred=False)
+    retain = C.retain_fix(h, interp, src, preferred=False, prefer=prefer)
     if retain is not None:
         fixes.append(retain)
     return Finding(RULE.code, src.span(h.node), message, related,

@@ -30,8 +30,9 @@ and used in the loss of every iteration.
 The first iteration's backward frees the graph behind that tensor; the second
 iteration's backward walks it again and raises
 `RuntimeError: Trying to backward through the graph a second time`.
-`retain_graph=True` silences it, but the gradient then keeps flowing through a
-computation made with the old parameters.
+`retain_graph=True` silences it, but keeps that graph in memory for the whole loop,
+and every iteration's backward runs through the same graph again, computed once before
+the loop with the parameters and inputs of then.
 
 ## Example
 ```python
@@ -84,7 +85,7 @@ def build(h: Hazard, interp: Interpreter, src: Source) -> Finding:
                          "first iteration, so the next iteration fails"), args)
     fixes = [f for f in (_recompute_in_loop(h, interp, src) or
                          _detach_where_built(h, interp, src),
-                         C.retain_fix(h, src, preferred=False)) if f is not None]
+                         C.retain_fix(h, interp, src, preferred=False)) if f is not None]
     return Finding(RULE.code, src.span(h.node), message, C.related(h, interp, src),
                    tuple(fixes))
 

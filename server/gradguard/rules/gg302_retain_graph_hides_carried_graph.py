@@ -24,8 +24,9 @@ in an earlier iteration (an RNN hidden state, a running sum).
 
 ## Why is this bad
 Without `retain_graph=True` this would fail with "Trying to backward through the graph
-a second time". With it, each backward walks back through every earlier iteration:
-step time and memory grow with the number of steps, and the gradients mix in history.
+a second time". With it, every iteration's graph stays in memory, chained to the next
+one through the carried state, and each backward walks back through all of them: step
+time and memory grow with the number of steps, and the gradients mix in history.
 
 ## Example
 ```python
@@ -71,10 +72,21 @@ def build(h: Hazard, interp: Interpreter, src: Source) -> Finding:
     """The GG302 finding at the backward with retain_graph=True."""
     carried = carried_variables(h, src)
     name = ", ".join(n for n, _ in carried) if carried else "state"
-    message = Message(N_("retain_graph=True hides that `{tensor}` reaches the previous "
-                         "iteration's graph through `{carried}`: each step backpropagates "
-                         "through all earlier steps"),
-                      {"tensor": C.tensor_name(h, src), "carried": name})
+    # what stays in memory: the graph of the earlier iteration the backward reaches (the
+    # segments built in the same pass as the first one found), chained to every other
+    first = interp.segs[h.segs[0]].stamp
+    args = C.retain_cost(h, interp, src, [s for s in h.val_segs if interp.segs[s].stamp == first],
+                         prefer=[str(n) for n, _ in carried])
+    msgid = N_("retain_graph=True hides that `{tensor}` reaches the previous iteration's "
+               "graph through `{carried}`: the graph of `{graph}` (built on line "
+               "{built_line}, through {through}) and every iteration's graph chained to it "
+               "stay in memory, and each backward runs through all of them, so time and "
+               "memory grow with every step") if "through" in args else \
+        N_("retain_graph=True hides that `{tensor}` reaches the previous iteration's graph "
+           "through `{carried}`: the graph of `{graph}` (built on line {built_line}) and "
+           "every iteration's graph chained to it stay in memory, and each backward runs "
+           "through all of them, so time and memory grow with every step")
+    message = Message(msgid, {"tensor": C.tensor_name(h, src), "carried": name, **args})
     fixes = ()
     call = h.node
     arg = next((a for a in call.args if a.keyword is not None
