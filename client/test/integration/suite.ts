@@ -252,8 +252,10 @@ export async function run(): Promise<void> {
   });
 
   await step("a long analysis shows its progress in the status bar", async () => {
-    // 400 training steps (2,400 lines): seconds to analyse, well over the server's half second
-    const steps = Array.from({ length: 400 }, (_, i) =>
+    // 3,000 training steps (18,000 lines): several seconds to analyse on an idle machine
+    // (about 1 s per 400), so the progress the server shows after half a second stays up
+    // long enough to be seen
+    const steps = Array.from({ length: 3000 }, (_, i) =>
       [`def step_${i}(x):`, "    loss = net(x).sum()", "    loss.backward()", "    opt.step()", "    return loss.item()", ""].join("\n"));
     const content = ["import torch", "net = torch.nn.Linear(4, 1)", "opt = torch.optim.SGD(net.parameters(), lr=0.1)", "", ...steps].join("\n");
     // asked first: the runner watches the status bar while the buffer opens and is analysed
