@@ -23,6 +23,7 @@ from gradguard.analysis.autograd_effects import AutogradEffects
 from gradguard.analysis.events import (Accumulation, Backward, DiscardedDetach, Hazard,
                                        InplaceHazard, NoGraph, Step)
 from gradguard.analysis.frames import MAX_STEPS, Budget, ClassInfo, Frame, FuncRef, LoopCtx, is_global
+from gradguard.analysis.import_semantics import ImportSemantics
 from gradguard.analysis.python_semantics import PythonSemantics
 from gradguard.analysis.torch_semantics import TorchSemantics
 from gradguard.analysis.values import EMPTY, Binding, Seg, State, Val
@@ -31,7 +32,7 @@ __all__ = ["Interpreter", "Hazard", "InplaceHazard", "Accumulation", "DiscardedD
            "NoGraph", "Backward", "Step"]
 
 
-class Interpreter(PythonSemantics, TorchSemantics, AutogradEffects):
+class Interpreter(PythonSemantics, ImportSemantics, TorchSemantics, AutogradEffects):
     """Interprets one file's roots (module code, functions, methods) and collects hazards.
 
     Use :meth:`run_module`, then :meth:`run_function` for each top-level function and
