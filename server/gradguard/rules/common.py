@@ -9,7 +9,7 @@ import libcst as cst
 import libcst.matchers as m
 
 from gradguard.analysis.interp import Hazard, Interpreter
-from gradguard.analysis.model import Fix, Message, Related
+from gradguard.analysis.model import Edit, Fix, Message, Related, Span
 from gradguard.analysis.source import Source
 from gradguard.rules import N_
 from gradguard.rules.retain_costs import RETAIN_COSTS, RETAIN_STEPPED
@@ -244,3 +244,19 @@ def trained_by_no_optimizer(segs, interp: Interpreter) -> bool:
                                       for st, _ in seg.saved):
             return False
     return True
+
+
+def cut_removal(node: cst.CSTNode, src: Source) -> Edit | None:
+    """The edit that takes a ``.detach()`` / ``.data`` cut off its receiver (``x.detach()``
+    -> ``x``), when both are in this file; None for any other node."""
+    if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and \
+            not node.args and node.func.attr.value == "detach":
+        recv = node.func.value
+    elif isinstance(node, cst.Attribute) and node.attr.value == "data":
+        recv = node.value
+    else:
+        return None
+    r, whole = src.span(recv), src.span(node)
+    if r.path is not None or whole.path is not None:
+        return None
+    return Edit(Span(r.end, whole.end), "")

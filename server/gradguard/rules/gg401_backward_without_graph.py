@@ -17,6 +17,7 @@ from gradguard.analysis.events import NoGraph
 from gradguard.analysis.model import Edit, Finding, Fix, Message, Pos, Related, Span
 from gradguard.analysis.source import Source
 from gradguard.rules import N_, Rule
+from gradguard.rules.common import cut_removal
 
 RULE = Rule(
     code="GG401",
@@ -168,21 +169,11 @@ def _fix(h: NoGraph, src: Source) -> Fix | None:
         return None
     cut = cuts[0]
     if cut.kind in ("detach", "data") and cut.had_graph:
-        node = cut.node
-        if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and \
-                not node.args and node.func.attr.value == "detach":
-            recv = node.func.value
-        elif isinstance(node, cst.Attribute) and node.attr.value == "data":
-            recv = node.value
-        else:
+        edit = cut_removal(cut.node, src)
+        if edit is None:
             return None
-        r, whole = src.span(recv), src.span(node)
-        if r.path is not None or whole.path is not None:
-            return None
-        code = src.code(node, 40)
         return Fix(Message(N_("Remove the cut `{code}` so that the loss keeps its graph"),
-                           {"code": code}),
-                   (Edit(Span(r.end, whole.end), ""),), preferred=True)
+                           {"code": src.code(cut.node, 40)}), (edit,), preferred=True)
     if cut.kind == "no_grad" and isinstance(cut.node, cst.With):
         return _leave_no_grad(h, cut.node, src)
     return None

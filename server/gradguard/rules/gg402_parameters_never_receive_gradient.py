@@ -15,13 +15,13 @@ from __future__ import annotations
 
 import re
 
-import libcst as cst
 
 from gradguard.analysis.events import Step
 from gradguard.analysis.interp import Interpreter
-from gradguard.analysis.model import Edit, Finding, Fix, Message, Related, Span
+from gradguard.analysis.model import Finding, Fix, Message, Related
 from gradguard.analysis.source import Source
 from gradguard.rules import N_, Rule
+from gradguard.rules.common import cut_removal
 
 RULE = Rule(
     code="GG402",
@@ -184,16 +184,9 @@ def _fix(interp: Interpreter, st: Step, backs, mods, src: Source) -> Fix | None:
     if any(b is not own and b.src is not None and any(c.node is cut.node for c in b.src)
            for b in backs):
         return None
-    node = cut.node
-    if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and not node.args:
-        recv = node.func.value
-    elif isinstance(node, cst.Attribute):
-        recv = node.value
-    else:
-        return None
-    r, whole = src.span(recv), src.span(node)
-    if r.path is not None or whole.path is not None:
+    edit = cut_removal(cut.node, src)
+    if edit is None:
         return None
     return Fix(Message(N_("Remove `{code}` from this loss's path, so that the step's "
-                          "modules receive a gradient"), {"code": src.code(node, 40)}),
-               (Edit(Span(r.end, whole.end), ""),), preferred=True)
+                          "modules receive a gradient"), {"code": src.code(cut.node, 40)}),
+               (edit,), preferred=True)
