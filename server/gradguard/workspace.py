@@ -175,12 +175,12 @@ class FileImports:
         self.root = root
         self.memo = workspace.memo
 
-    def resolve(self, module: str, level: int, name: str | None) -> Target | None:
+    def resolve(self, module: str, level: int) -> Target | None:
         file = self.workspace.find(self.path, self.root, module, level)
         if file is None:
             return None
         text = self.workspace.text_of(file)
-        return Target(file, text, name) if text is not None else None
+        return Target(file, text) if text is not None else None
 
     def may_be_local(self, module: str, level: int) -> bool:
         return self.workspace.may_be_local(self.path, self.root, module, level)

@@ -98,7 +98,7 @@ class ImportSemantics:
         imports = imports if imports is not None else self.imports
         if imports is None:
             return None
-        target = imports.resolve(module, level, name)
+        target = imports.resolve(module, level)
         loaded = load(target, imports, self.import_depth if depth is None else depth) \
             if target is not None else None
         if loaded is None:
@@ -120,9 +120,9 @@ class ImportSemantics:
             for k, v in other.submodules.items():
                 self.submodules.setdefault(k, set()).update(v)
         self.deps |= loaded.deps
-        if target.name is None:
+        if name is None:
             return Val("ns", ref=loaded.gid)
-        key = (loaded.gid, target.name)
+        key = (loaded.gid, name)
         if key in self.state.env:
             return self.read(key)
         # ``from pkg import mod``: a submodule the package's body does not bind

@@ -34,14 +34,13 @@ imported it first, through this limit and import cycles: a known limit.)"""
 
 @dataclass(frozen=True)
 class Target:
-    """What an import names in the user's own code: the module file at ``path`` (a
-    package's ``__init__.py``) with its ``text``, and ``name``, the name imported from
-    it (None: the module itself), looked up in what its body binds, as Python does
-    (else it is the package's submodule of that name)."""
+    """A module of the user's an import names: its file at ``path`` (a package's
+    ``__init__.py``) and its ``text``. Which definition ``from m import name`` binds is
+    what the module's body bound (else the package's submodule of that name), as in
+    Python: the interpreter's business."""
 
     path: str
     text: str
-    name: str | None = None
 
 
 class Imports(Protocol):
@@ -49,10 +48,10 @@ class Imports(Protocol):
 
     memo: dict
 
-    def resolve(self, module: str, level: int, name: str | None) -> Target | None:
-        """What ``from <level dots><module> import <name>`` (``name`` None: ``import
-        <module>``) names, when it is the user's code; None for anything else (installed
-        packages, the standard library, what cannot be found)."""
+    def resolve(self, module: str, level: int) -> Target | None:
+        """The module ``<level dots><module>`` (of ``import <module>`` or ``from
+        <level dots><module> import ...``), when it is the user's code; None for anything
+        else (installed packages, the standard library, what cannot be found)."""
 
     def may_be_local(self, module: str, level: int) -> bool:
         """Whether the import may name the user's code (cheap, by the file system:
