@@ -37,33 +37,35 @@ _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
 
-def _python_syntax_error(text: str) -> SyntaxProblem | None:
-    """The syntax error CPython reports for the text (its own message, line and column:
-    ``expected ':'`` where the error is), None when CPython parses it. Nesting too deep
-    for Python's parser is reported as such (libcst's native parser would overflow the
-    C stack and kill the process)."""
+def _python_parse(text: str) -> tuple[ast.Module | None, SyntaxProblem | None]:
+    """CPython's parse of the text: ``(tree, None)``, else ``(None, the syntax error
+    CPython reports)`` (its own message, line and column: ``expected ':'`` where the error
+    is). Nesting too deep for Python's parser is reported as such (libcst's native parser
+    would overflow the C stack and kill the process). Text with NUL bytes is ``(None,
+    None)``: libcst reports those itself."""
     try:
         with warnings.catch_warnings():  # invalid escapes etc.: not ours to report
             warnings.simplefilter("ignore")
-            ast.parse(text)
+            return ast.parse(text), None
     except SyntaxError as e:
         if "too many nested" in str(e):
-            return SyntaxProblem(Pos(1, 0), "too deeply nested to analyse")
+            return None, SyntaxProblem(Pos(1, 0), "too deeply nested to analyse")
         line = e.lineno or 1
-        return SyntaxProblem(Pos(line, max((e.offset or 1) - 1, 0)), e.msg or "invalid syntax")
+        return None, SyntaxProblem(Pos(line, max((e.offset or 1) - 1, 0)),
+                                   e.msg or "invalid syntax")
     except (RecursionError, MemoryError):
-        return SyntaxProblem(Pos(1, 0), "too deeply nested to analyse")
+        return None, SyntaxProblem(Pos(1, 0), "too deeply nested to analyse")
     except ValueError:  # NUL bytes: libcst reports those itself
-        return None
-    return None
+        return None, None
 
 
-def parse(text: str) -> tuple[cst.Module | None, SyntaxProblem | None]:
+def parse(text: str, python: tuple | None = None) -> tuple[cst.Module | None, SyntaxProblem | None]:
     """Parse with libcst's native parser; a syntax error (CPython's message and place
     when CPython rejects the text too, else libcst's: syntax newer than the running
     Python's is parsed), or nesting too deep for the parser, becomes a
-    :class:`SyntaxProblem` instead of an exception."""
-    python = _python_syntax_error(text)
+    :class:`SyntaxProblem` instead of an exception. ``python``: what
+    :func:`_python_parse` said of the text, when the caller has it."""
+    _, python = python if python is not None else _python_parse(text)
     if python is not None and python.message == "too deeply nested to analyse":
         return None, python
     try:
@@ -137,6 +139,26 @@ def _imported_triggers(module: cst.Module, imports, text: str) -> frozenset:
                     if imports.may_reach(path, 0, None, T.TRIGGER_TOKENS):
                         out.add(alias.asname.name.value if alias.asname else path.split(".")[0])
     return frozenset(n for n in out if n == "*" or re.search(rf"\b{re.escape(n)}\s*[.(]", text))
+
+
+def _worth_parsing(text: str, tree: ast.Module, imports) -> bool:
+    """Whether a text CPython parsed may have anything to analyse: a backward-like
+    token, or a loop and an import (anywhere) that may name code of the user's with one
+    (a superset of what :func:`_imported_triggers` finds, by ``imports.may_reach``)."""
+    if any(tok in text for tok in T.TRIGGER_TOKENS):
+        return True
+    if imports is None or not _LOOP.search(text):
+        return False
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            if any(imports.may_reach(node.module or "", node.level,
+                                     None if a.name == "*" else a.name, T.TRIGGER_TOKENS)
+                   for a in node.names):
+                return True
+        elif isinstance(node, ast.Import):
+            if any(imports.may_reach(a.name, 0, None, T.TRIGGER_TOKENS) for a in node.names):
+                return True
+    return False
 
 
 _LOOP = re.compile(r"^\s*(?:async\s+)?(?:for|while)\b", re.M)
@@ -224,13 +246,18 @@ class _Statement:
     so across edits elsewhere): its functions and methods, and (on demand) its header:
     a def's signature, a class without its methods' bodies, any other statement whole."""
 
-    def __init__(self, module: cst.Module, stmt: cst.CSTNode, known: dict):
+    def __init__(self, module: cst.Module, stmt: cst.CSTNode, known: dict, texts: dict):
         """``known`` maps method nodes to their :class:`_Def` when an earlier text had
-        them (a class an edit touched keeps its other methods' nodes)."""
+        them (a class an edit touched keeps its other methods' nodes); ``texts`` maps
+        function nodes to a text standing for their code (see :func:`_def_texts`), the
+        others' code is printed."""
         self.stmt = stmt
         self.defs: dict = {}
         self._header: str | None = None
-        code = module.code_for_node
+
+        def code(node):
+            found = texts.get(node)
+            return found if found is not None else module.code_for_node(node)
         if isinstance(stmt, cst.FunctionDef):
             self.defs[stmt] = _Def.of(stmt.name.value, stmt, code(stmt))
         elif isinstance(stmt, cst.ClassDef) and isinstance(stmt.body, cst.IndentedBlock):
@@ -285,6 +312,46 @@ class _RootResult:
             [(e.span.start.line, e.span.end.line) for e in errors]
         lines = (min(lo for lo, _ in spans), max(hi for _, hi in spans)) if spans else (0, 0)
         return _RootResult(module_key, tuple(reads), tuple(findings), tuple(errors), lines)
+
+
+def _def_texts(text: str, tree: ast.Module, module: cst.Module) -> dict:
+    """The top-level functions and methods of ``module`` (libcst's parse of ``text``)
+    mapped to the lines of ``text`` around each (CPython's parse, ``tree``, places them):
+    from the line after the statement before it to the line before the statement after
+    it, so its leading and trailing comments included, as libcst's printed code holds
+    them. A whole-file analysis needs a function's code only for its words and whether it
+    holds a backward-like token, and printing it costs more than parsing it; the slices
+    hold every word the printed code holds (at most a comment line more). Empty when the
+    two parses do not line up (then the code is printed)."""
+    starts = [0] + [m.end() for m in _LINE_BREAK.finditer(text)]
+
+    def lines(first: int, last: int) -> str:  # 1-based, inclusive
+        return text[starts[first - 1]:starts[last] if last < len(starts) else len(text)]
+
+    def first_line(node) -> int:
+        return min([node.lineno] + [d.lineno for d in getattr(node, "decorator_list", ())])
+
+    out: dict = {}
+
+    def pair(cst_body, ast_body, lo: int, hi: int) -> bool:
+        ours = [n for n in cst_body if isinstance(n, (cst.FunctionDef, cst.ClassDef))]
+        theirs = [(i, n) for i, n in enumerate(ast_body)
+                  if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))]
+        if len(ours) != len(theirs):
+            return False
+        for node, (i, a) in zip(ours, theirs):
+            if isinstance(node, cst.FunctionDef) != (not isinstance(a, ast.ClassDef)):
+                return False
+            first = ast_body[i - 1].end_lineno + 1 if i else lo
+            last = first_line(ast_body[i + 1]) - 1 if i + 1 < len(ast_body) else hi
+            if isinstance(node, cst.FunctionDef):
+                out[node] = lines(first, max(last, a.end_lineno))
+            elif isinstance(node.body, cst.IndentedBlock) and \
+                    not pair(node.body.body, a.body, a.lineno + 1, max(last, a.end_lineno)):
+                return False
+        return True
+
+    return out if pair(module.body, tree.body, 1, len(starts)) else {}
 
 
 def _keyed_defs(module: cst.Module, statements: dict) -> dict:
@@ -370,12 +437,17 @@ class Engine:
     def _analyze(self, text: str, imports) -> FileResult:
         if text.startswith("\ufeff"):
             text = text[1:]
+        tree = None
         if self.incremental:
             parsed, problem = self._parser.parse(text)
             module = parsed.module if parsed is not None else None
         else:
             parsed = None
-            module, problem = parse(text)
+            python = _python_parse(text)
+            tree = python[0]
+            if python[0] is not None and not _worth_parsing(text, python[0], imports):
+                return FileResult()  # (libcst's parse costs 10x CPython's: spared)
+            module, problem = parse(text, python)
         if module is None:
             return FileResult(syntax_error=problem)
         self.last_run = {"run": 0, "reused": 0,
@@ -390,7 +462,9 @@ class Engine:
         errors: list[EngineError] = []
         deps: set = set()
         try:
-            findings = self._findings(text, module, parsed, errors, imports, deps, imported)
+            texts = _def_texts(text, tree, module) if tree is not None else {}
+            findings = self._findings(text, module, parsed, errors, imports, deps, imported,
+                                      texts)
         except RecursionError:
             self._roots = {}
             return FileResult(syntax_error=SyntaxProblem(Pos(1, 0), "too deeply nested to analyse"))
@@ -443,13 +517,13 @@ class Engine:
         return cached if all(now(k) == c for k, c in cached.reads) else None
 
     def _findings(self, text: str, module: cst.Module, parsed, errors: list,
-                  imports, deps: set, imported: frozenset) -> list[Finding]:
+                  imports, deps: set, imported: frozenset, texts: dict) -> list[Finding]:
         from gradguard.rules import registry
 
         statements = self._statements if self.incremental else {}
         for st in module.body:
             if st not in statements:
-                statements[st] = _Statement(module, st, self._known)
+                statements[st] = _Statement(module, st, self._known, texts)
         main = Interpreter(module, imports=imports)
         module_errors: list = []
         _isolated(module_errors, "root", "module", main.run_module)
