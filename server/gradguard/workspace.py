@@ -2,18 +2,23 @@
 
 One :class:`Workspace` per project (a CLI run, a workspace folder of the language
 server). :meth:`Workspace.importer` gives the :class:`FileImports` of one file, which
-the engine asks (see :mod:`gradguard.analysis.imports`). jedi finds the *module* an
-import names: ``jedi.Script(...).goto()`` on the module's last name in a one-line script
-(``import a.b.c``, ``from .a import b`` for ``.a.b``), placed at the importing file's
-path (so jedi's search path and relative imports are that file's), in a
-``jedi.Project`` at the project root; which definition ``from m import name`` binds is
-then the interpreter's business (it runs ``m``'s body, which may import it in turn, or
-``name`` is a submodule), as in Python. A look-up is kept per folder it depends on (the
-package of a relative import, the folder holding an absolute import's first name), so
-a package's files ask about a module once. jedi is only asked about imports whose
+the engine asks (see :mod:`gradguard.analysis.imports`). jedi finds where an import's
+*first* name is: ``jedi.Script(...).goto()`` on it in a one-line script (``import a``),
+placed at the importing file's path (so jedi's search path is that file's), in a
+``jedi.Project`` at the project root. The rest of a dotted name is Python's rule for a
+package's modules, by the file system: ``a.b`` is ``b/__init__.py`` (a package first)
+or ``b.py`` in the folder of package ``a`` (a relative import starts from the importing
+file's package); a module that is not a package has no submodules, and the modules of a
+namespace package (a folder without ``__init__.py``) are asked of jedi whole. So jedi
+parses a package's ``__init__`` once, never each module of it (asking it for
+``a.b.c`` made it parse all three: a quarter of a cold check). Which definition ``from
+m import name`` binds is then the interpreter's business (it runs ``m``'s body, which
+may import it in turn, or ``name`` is a submodule), as in Python. A look-up is kept per
+folder it depends on (the package of a relative import, the folder holding an absolute
+import's first name), so a package's files ask about a module once. Only imports whose
 first name is a file or folder near the importing file (its folder, its parents up to
-the root, the root): ``import torch`` never costs a look-up. Only a module in a ``.py``
-file under the root, outside any installed package, counts.
+the root, the root) are looked up: ``import torch`` never costs a look-up. Only a
+module in a ``.py`` file under the root, outside any installed package, counts.
 
 jedi is used only to find files: ``Script`` (never ``Interpreter``), no code of the
 user's is imported or run, its safety settings stay at their defaults, and its
@@ -142,11 +147,30 @@ class Workspace:
         return self._local[key]
 
     def _goto(self, path, root, module, level):
-        import jedi
-
         if level and not module:  # ``from . import x``: the package itself
             init = os.path.join(_package(path, level), "__init__.py")
             return init if os.path.isfile(init) and _inside(init, root) else None
+        head, _, last = module.rpartition(".")
+        package = self.find(path, root, head, level) if head or level else None
+        if head and package is None and not level:
+            return self._jedi(path, root, module, level)  # (a namespace package's module)
+        if package is not None or level:
+            # a module of a package is a file in the package's folder, as Python's
+            # import system finds it (a package first): jedi located the package
+            folder = os.path.dirname(package) if package is not None else _package(path, level)
+            if package is not None and os.path.basename(package) != "__init__.py":
+                return None  # a module has no submodules
+            for file in (os.path.join(folder, last, "__init__.py"),
+                         os.path.join(folder, last + ".py")):
+                if os.path.isfile(file) and _inside(file, root) and \
+                        os.path.abspath(file) != path:
+                    return file
+            return None
+        return self._jedi(path, root, module, level)
+
+    def _jedi(self, path, root, module, level):
+        import jedi
+
         head, _, last = module.rpartition(".")
         code = f"from {'.' * level}{head} import {last}" if level else f"import {module}"
         if self._environment is None:
