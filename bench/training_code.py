@@ -139,7 +139,8 @@ def script(text: str, suffix: str, guarded: bool = False) -> str:
 def scripts_file(min_lines: int, guarded: bool = False) -> str:
     """Training scripts (:func:`script`) of the programs of :data:`PROGRAMS`, numbered
     from 0, one after another, until they hold at least ``min_lines`` lines."""
-    return _joined(min_lines, programs(PROGRAMS), lambda text, suffix: script(text, suffix, guarded))
+    return _joined(min_lines, programs(PROGRAMS),
+                   lambda text, suffix: script(text, suffix, guarded))
 
 
 def _methods(text: str, suffix: str) -> str:
@@ -183,25 +184,26 @@ def cache_dir() -> Path:
 
 
 def _sdist(project: str, version: str) -> Path:
-    """The sdist of ``project`` ``version`` in :func:`cache_dir`, downloaded from PyPI
-    (its simple JSON index, PEP 691) unless there, checked against the index's sha256.
-    Exits with a message when it cannot be had."""
+    """The sdist of ``project`` ``version`` in :func:`cache_dir`; unless it is there,
+    downloaded from PyPI (its simple JSON index, PEP 691) and checked against the
+    index's sha256 first. Exits with a message when it cannot be had."""
     name = f"{project}-{version}.tar.gz"
     dest = cache_dir() / name
+    if dest.exists():
+        return dest
     try:
         request = urllib.request.Request(f"{INDEX}/{project}/", headers={
             "Accept": "application/vnd.pypi.simple.v1+json"})
         with urllib.request.urlopen(request, timeout=60) as response:
             entry = next(f for f in json.load(response)["files"] if f["filename"] == name)
-        if not dest.exists() or hashlib.sha256(dest.read_bytes()).hexdigest() != entry["hashes"]["sha256"]:
-            with urllib.request.urlopen(entry["url"], timeout=300) as response:
-                data = response.read()
-            if hashlib.sha256(data).hexdigest() != entry["hashes"]["sha256"]:
-                sys.exit(f"bench: {name} from {entry['url']} does not match its sha256")
-            dest.parent.mkdir(parents=True, exist_ok=True)
-            dest.write_bytes(data)
+        with urllib.request.urlopen(entry["url"], timeout=300) as response:
+            data = response.read()
     except (OSError, StopIteration, KeyError, ValueError) as error:
         sys.exit(f"bench: cannot download {name} from {INDEX}: {error!r}")
+    if hashlib.sha256(data).hexdigest() != entry["hashes"]["sha256"]:
+        sys.exit(f"bench: {name} from {entry['url']} does not match its sha256")
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    dest.write_bytes(data)
     return dest
 
 
