@@ -27,13 +27,14 @@ from __future__ import annotations
 import ast
 import hashlib
 import json
-import os
 import re
 import sys
 import tarfile
 import textwrap
 import urllib.request
 from pathlib import Path
+
+import platformdirs
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
@@ -178,9 +179,9 @@ INDEX = "https://pypi.org/simple"
 
 
 def cache_dir() -> Path:
-    """The benchmarks' download folder in the user's cache (``$XDG_CACHE_HOME`` or
-    ``~/.cache``)."""
-    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "gradguard-bench"
+    """The benchmarks' download folder: ``gradguard-bench`` in the user cache folder
+    (``~/.cache/gradguard-bench`` on Linux)."""
+    return Path(platformdirs.user_cache_dir("gradguard-bench"))
 
 
 def _sdist(project: str, version: str) -> Path:
