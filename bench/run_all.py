@@ -22,7 +22,6 @@ Rows (all ratios are between figures measured in this same run):
 from __future__ import annotations
 
 import argparse
-import asyncio
 import tempfile
 from pathlib import Path
 
@@ -44,7 +43,7 @@ def main() -> None:
     rows: list[tuple[str, str, float, str, bool]] = []
 
     text = training_file(5000)
-    latencies, _, _ = asyncio.run(lsp_latency.edit_latencies(text, a.edits, 0))
+    latencies = lsp_latency.edit_latencies(text, a.edits)
     parse = lsp_latency.parse_ms(text)
     size = f"{text.count(chr(10))}-line file"
     for p, target in ((50, 0.1), (95, 0.5)):
