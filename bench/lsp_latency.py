@@ -19,14 +19,14 @@ For each shape the real server is started over stdio (``python -m gradguard.lsp`
 VS Code would start it, and the file is opened: the time from sending ``didOpen`` to
 the first ``publishDiagnostics`` is the ``didOpen`` column (it includes what the server
 loads on its first analysis); ``warm didOpen`` is the same text opened as a second
-document after the edits (a new document's analysis in a warm server). Then, at each of three edit positions,
-``--edits`` one-line edits (a trailing comment typed and deleted at the end of a
-statement) are sent one at a time, each timed from sending the ``didChange`` to
-receiving the ``publishDiagnostics`` of that version. The positions: the statement
-nearest the middle of all those (a) in a top-level function, (b) in a method (a
+document after the edits (a new document's analysis in a warm server). Then, at each of
+three edit positions, ``--edits`` one-line edits (a trailing comment typed and deleted
+at the end of a statement) are sent one at a time, each timed from sending the
+``didChange`` to receiving the ``publishDiagnostics`` of that version. The positions:
+the middle one of the statements (a) in a top-level function, (b) in a method (a
 function of a class), (c) at module level (outside any function or class); "-" when
-the shape has none. The debounce is ``--debounce`` ms (default 0, so the table shows the
-analysis, not the wait).
+the shape has none. The debounce is ``--debounce`` ms (default 0, so the table shows
+the analysis, not the wait).
 
 Every figure is printed over one ``libcst.parse_module`` of the same file (median of 3,
 timed in this process in the same run), the ratios issue 14 sets targets for (p50 <=
