@@ -6,9 +6,9 @@ module, and what it costs the open document that imports it. Not a test.
     python bench/import_latency.py --lines 5000 --edits 20 --settle 3
 
 A two-file project is written to a temporary folder and both files are opened in a
-fresh server (over stdio, the folder as its workspace): ``model.py`` (:data:`MODEL`: an
-``nn.Module``, the helper ``repackage_hidden`` that detaches the hidden state, and a
-function ``scaled`` nothing calls) and ``train.py`` (:data:`TRAIN_LOOP`: a truncated-BPTT
+fresh server (over stdio, the folder as its workspace): ``model.py`` (:func:`model_text`:
+the ``nn.Module`` of ``examples/char_rnn.py``, the helper ``repackage_hidden`` that
+detaches the hidden state, and a function ``scaled`` nothing calls) and ``train.py`` (:func:`train_loop`: a truncated-BPTT
 loop that imports both the model and the helper, followed by the benchmark's generated
 training code up to ``--lines`` lines). Then, in ``model.py`` only:
 
@@ -37,24 +37,9 @@ import time
 from pathlib import Path
 
 from lsp_latency import Session, parse_ms, percentile
-from training_code import training_file
+from training_code import EXAMPLES, training_file
 
-MODEL = '''"""The language model and its helpers (bench/import_latency.py's imported module)."""
-import torch
-import torch.nn as nn
-
-
-class LM(nn.Module):
-    def __init__(self, vocab=32, emb=16, hidden=32):
-        super().__init__()
-        self.embed = nn.Embedding(vocab, emb)
-        self.rnn = nn.GRU(emb, hidden, batch_first=True)
-        self.head = nn.Linear(hidden, vocab)
-
-    def forward(self, tokens, state=None):
-        out, state = self.rnn(self.embed(tokens), state)
-        return self.head(out), state
-
+HELPERS = '''
 
 def repackage_hidden(h):
     """Cut the hidden state off the graph of the chunk before."""
@@ -64,44 +49,45 @@ def repackage_hidden(h):
 def scaled(x, factor=2.0):
     return x * factor
 '''
-"""``model.py``: what ``train.py`` imports, and ``scaled``, which it never calls."""
-TRAIN_LOOP = '''import torch
-import torch.nn.functional as F
-
-from model import LM, repackage_hidden
+"""What ``model.py`` adds to the model: the helper ``train.py`` imports, and ``scaled``,
+which it never calls."""
 
 
-def train_lm(model, data, seq_len=8, epochs=2):
-    opt = torch.optim.SGD(model.parameters(), lr=0.1)
-    for epoch in range(epochs):
-        hidden = None
-        for i in range(0, data.size(1) - seq_len - 1, seq_len):
-            if hidden is not None:
-                hidden = repackage_hidden(hidden)
-            x = data[:, i : i + seq_len]
-            y = data[:, i + 1 : i + 1 + seq_len]
-            logits, hidden = model(x, hidden)
-            loss = F.cross_entropy(logits.reshape(-1, logits.size(-1)), y.reshape(-1))
-            opt.zero_grad()
-            loss.backward()
-            opt.step()
+def model_text() -> str:
+    """``model.py``: ``examples/char_rnn.py`` from its imports to its training function
+    (the model ``CharRNN``), then :data:`HELPERS`."""
+    example = (EXAMPLES / "char_rnn.py").read_text(encoding="utf-8")
+    return example[example.index("import "):].split("\n\ndef train(")[0].rstrip() + "\n" + HELPERS
 
 
-'''
-"""The head of ``train.py``: a loop whose hazard (GG102 through ``hidden``) depends on
-whether ``repackage_hidden`` detaches."""
+def train_loop() -> str:
+    """The head of ``train.py``: the training function of ``examples/char_rnn.py`` with
+    the model imported from ``model.py`` and the hidden state passed through
+    ``repackage_hidden`` before each chunk, so its hazard (GG102 through ``hidden``)
+    depends on whether the helper detaches."""
+    example = (EXAMPLES / "char_rnn.py").read_text(encoding="utf-8")
+    train = "def train(" + example.split("\n\ndef train(")[1].split("\n\nif __name__")[0]
+    call = "            logits, hidden = model(x, hidden)\n"
+    if call not in train:
+        sys.exit(f"bench: {call.strip()!r} is not in the training function of char_rnn.py")
+    cut = "            if hidden is not None:\n                hidden = repackage_hidden(hidden)\n"
+    return ("import torch\nimport torch.nn.functional as F\n\n"
+            "from model import CharRNN, repackage_hidden\n\n\n"
+            + train.replace(call, cut + call).rstrip() + "\n\n\n")
+
+
 TIMEOUT = 120
 """Seconds an edit that changes what train.py sees may take to change its diagnostics."""
 TRAIN_MAIN = '''
 
 if __name__ == "__main__":
-    train_lm(LM(), torch.randint(0, 32, (2, 64)))
+    train(CharRNN(32), torch.randint(0, 32, (2, 64)))
 '''
 
 
 def train_text(min_lines: int) -> str:
-    """``train.py``: :data:`TRAIN_LOOP`, generated training code, a ``__main__`` call."""
-    return TRAIN_LOOP + training_file(max(0, min_lines - 30)).rstrip() + "\n" + TRAIN_MAIN
+    """``train.py``: :func:`train_loop`, generated training code, a ``__main__`` call."""
+    return train_loop() + training_file(max(0, min_lines - 30)).rstrip() + "\n" + TRAIN_MAIN
 
 
 def position(text: str, needle: str) -> tuple[int, int]:
@@ -150,11 +136,12 @@ async def measure(train: str, edits: int, settle: float, debounce_ms: int
     those edits, and how many of them changed its diagnostics."""
     with tempfile.TemporaryDirectory(prefix="gg-import-bench-") as tmp:
         folder = Path(tmp)
-        (folder / "model.py").write_text(MODEL, encoding="utf-8")
+        model = model_text()
+        (folder / "model.py").write_text(model, encoding="utf-8")
         (folder / "train.py").write_text(train, encoding="utf-8")
         session = await Session.start(debounce_ms, root=str(folder))
-        project = Project(session, folder, MODEL)
-        opened = [session.open(project.model_uri, MODEL), session.open(project.train_uri, train)]
+        project = Project(session, folder, model)
+        opened = [session.open(project.model_uri, model), session.open(project.train_uri, train)]
         await asyncio.wait_for(asyncio.gather(*opened), 600)
         await quiet(session, 1.0)  # the workspace's background work, if any, published
         findings = {True: project.train_findings()}  # by: the helper detaches
