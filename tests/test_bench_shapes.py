@@ -11,7 +11,8 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
 from lsp_latency import edit_lines, statement_ends  # noqa: E402
-from training_code import one_class_file, programs, PROGRAMS, scripts_file, training_file  # noqa: E402
+from training_code import (PROGRAMS, one_class_file, programs, scripts_file,  # noqa: E402
+                           training_file)
 
 LONGEST = max(text.count("\n") for text in programs(PROGRAMS))
 
