@@ -305,7 +305,7 @@ def main() -> None:
     a = ap.parse_args()
     if a.edits < 1:
         ap.error("--edits must be at least 1")
-    texts = [(f"{SHAPES[s][0]}", SHAPES[s][1](size)) for s in a.shapes
+    texts = [(SHAPES[s][0], SHAPES[s][1](size)) for s in a.shapes
              for size in (a.lines if s != "real" else a.lines[:1])]
     results = []
     for label, text in texts:
@@ -320,7 +320,7 @@ def main() -> None:
             ("milliseconds (parse: one libcst.parse_module, median of 3)", False, 0)):
         print(f"\ndidChange -> publishDiagnostics of that version, {a.edits} one-line "
               f"edits a position, debounceMs={a.debounce}; {heading}")
-        extra = ["findings"] + (["hover ms (busy)"] if a.hover else []) if not scaled else []
+        extra = [] if scaled else ["findings"] + (["hover ms (busy)"] if a.hover else [])
         header = [f"{'shape':<{width}}", f"{'parse ms':>8}", *(f"{h:>15}" for h in titles),
                   *(f"{h:>15}" for h in extra)]
         print(" ".join(header))
