@@ -35,9 +35,7 @@ import venv
 from dataclasses import dataclass
 from pathlib import Path
 
-import platformdirs
-
-from training_code import tree
+from training_code import cache_dir, tree
 
 TORCHFIX = "torchfix==0.7.0"
 """The TorchFix release compared against (the newest on PyPI when this was written)."""
@@ -137,8 +135,7 @@ def print_rows(rows: list[Row], reference: Row | None) -> None:
 
 def default_torchfix_venv() -> Path:
     """``<user cache folder>/gradguard-bench/torchfix-<version>``."""
-    return (Path(platformdirs.user_cache_dir("gradguard-bench"))
-            / TORCHFIX.replace("==", "-"))
+    return cache_dir() / TORCHFIX.replace("==", "-")
 
 
 def main() -> None:
