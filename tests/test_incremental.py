@@ -78,13 +78,47 @@ def test_a_one_line_edit_reruns_only_its_function():
     edited = "\n".join(lines)
     after = engine.analyze(edited)
     assert engine.last_run == {"run": 1, "reused": roots - 1,
-                               "parsed": engine.last_run["parsed"]}
+                               "parsed": engine.last_run["parsed"],
+                               "indexed": engine.last_run["indexed"]}
     assert engine.last_run["parsed"] < len(edited) // 5
     assert after == analyze(edited)
     # every finding below the edit moved down one line, messages' line numbers too
     below = [f for f in first.findings if f.span.start.line > at + 1]
     assert below and all(f.span.start.line + 1 in {g.span.start.line for g in after.findings}
                          for f in below)
+
+
+GG103_AT_MODULE_LEVEL = """import torch
+model = torch.nn.Linear(2, 2)
+x = torch.randn(4, 2)
+h = model(x).sum()
+for step in range(3):
+    loss = h * 2
+    loss.backward()
+print(h)
+y = 1
+z = 2
+"""
+
+
+def test_gg103s_fix_reads_the_name_index_of_the_edited_statements_only():
+    # "Compute `h` inside the loop" asks whether `h` is read outside the loop, anywhere in
+    # the module: the module's name index is joined from its statements' own, and only
+    # the statements the edit re-parsed (`y = 1`, `z = 3`) are indexed again
+    engine = Engine(incremental=True)
+    first = engine.analyze(GG103_AT_MODULE_LEVEL)
+    assert [(f.code, f.fixes[0].title.msgid) for f in first.findings] == [
+        ("GG103", "Compute `{name}` inside the loop (a new graph each iteration)")]
+    assert engine.last_run["indexed"] == 8
+    assert len(first.findings[0].fixes[0].edits) == 1  # `print(h)` reads it: kept
+    edited = GG103_AT_MODULE_LEVEL.replace("z = 2", "z = 3")
+    assert engine.analyze(edited) == analyze(edited) == first
+    assert (engine.last_run["parsed"], engine.last_run["indexed"]) == (len("y = 1\nz = 3\n"), 2)
+    # the fix deletes `h = ...` only while nothing outside the loop reads `h`
+    unread = edited.replace("print(h)", "print(x)")
+    assert len(engine.analyze(unread).findings[0].fixes[0].edits) == 2
+    assert engine.last_run["indexed"] == 3
+    assert engine.analyze(unread) == analyze(unread)
 
 
 def test_random_edits_in_a_long_class_give_the_findings_of_a_full_analysis():

@@ -340,8 +340,9 @@ class Engine:
     document, reusing the work of the previous ones (see the module docstring).
 
     :meth:`analyze` never raises for bad input. ``last_run`` counts, for the last text,
-    the function roots interpreted (``run``) and reused (``reused``), and the characters
-    libcst parsed (``parsed``)."""
+    the function roots interpreted (``run``) and reused (``reused``), the characters
+    libcst parsed (``parsed``), and the top-level statements rules derived facts from
+    again (``indexed``: not kept from an earlier text, :meth:`Source.per_statement`)."""
 
     def __init__(self, incremental: bool = False):
         self.incremental = incremental
@@ -354,6 +355,7 @@ class Engine:
         self._text: str | None = None
         self._statements: dict = {}
         self._spans: dict = {}
+        self._kept: dict = {}  # (kind, top-level statement) -> what rules derived from it
         self._roots: dict[str, _RootResult] = {}
         self._known: dict = {}
 
@@ -379,7 +381,8 @@ class Engine:
         if module is None:
             return FileResult(syntax_error=problem)
         self.last_run = {"run": 0, "reused": 0,
-                         "parsed": parsed.reparsed if parsed is not None else len(text)}
+                         "parsed": parsed.reparsed if parsed is not None else len(text),
+                         "indexed": 0}
         if parsed is not None and not parsed.exact:
             self._roots = {}  # positions are libcst's, not the text's: nothing to move
         self._keep(text, module)
@@ -410,6 +413,7 @@ class Engine:
         live = body | {m for st in body if isinstance(st, cst.ClassDef) and
                        isinstance(st.body, cst.IndentedBlock) for m in st.body.body}
         self._spans = {n: v for n, v in self._spans.items() if n in live}
+        self._kept = {k: v for k, v in self._kept.items() if k[1] in body}
         if self._text is not None and self._text != text and self._roots:
             change = _Change.between(self._text, text)
             kept = {}
@@ -496,6 +500,7 @@ class Engine:
                      if id(n) in interp.inlined and n is not root.func}) + sorted(
                     (("dep", path), sha) for path, sha in interp.deps - main.deps)
                 self._roots[root.key] = _RootResult.of(module_key, reads, found, root_errors)
+        self.last_run["indexed"] = src.derived if src is not None else 0
         if self.incremental:
             live = {root.key for root in roots}
             self._roots = {k: r for k, r in self._roots.items() if k in live}
@@ -527,7 +532,8 @@ class Engine:
         foreign = list({gid: m for _, interp, _ in runs for gid, m in interp.loaded.items()}
                        .values())
         if parsed is None or not parsed.exact:
-            return Source(text, module, hints, foreign=foreign)
+            return Source(text, module, hints, foreign=foreign,
+                          kept=self._kept if self.incremental else None)
         header = len(module.header)
         starts = {b.node: line + (header if i == 0 else 0)
                   for i, (b, line) in enumerate(zip(parsed.blocks, parsed.starts))}
@@ -547,7 +553,7 @@ class Engine:
                 line += n
             return out
 
-        return Source(text, module, hints, starts, self._spans, members, foreign)
+        return Source(text, module, hints, starts, self._spans, members, foreign, self._kept)
 
     @staticmethod
     def _module_key(module: cst.Module, statements: dict, inlined: set) -> tuple:
