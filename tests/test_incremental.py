@@ -121,13 +121,18 @@ def test_gg103s_fix_reads_the_name_index_of_the_edited_statements_only():
     assert engine.analyze(unread) == analyze(unread)
 
 
-def test_random_edits_in_a_long_class_give_the_findings_of_a_full_analysis():
-    totals = _replay(class_heavy(), random_edit, 80, "class")
+@pytest.mark.parametrize("place", ["middle", "first", "last"])
+def test_random_edits_in_a_long_class_give_the_findings_of_a_full_analysis(place):
+    totals = _replay(class_heavy(place), random_edit, 80,
+                     "class" if place == "middle" else f"class {place}")
     assert totals["compared"] >= 10
 
 
-def test_an_edit_in_one_method_reruns_only_that_method():
-    text = class_heavy()
+@pytest.mark.parametrize("place", ["middle", "first", "last"])
+def test_an_edit_in_one_method_reruns_only_that_method(place):
+    # (first and last: the class's text also holds the module's header or footer, and
+    # only the methods around the edit are parsed again)
+    text = class_heavy(place)
     engine = Engine(incremental=True)
     engine.analyze(text)
     methods = engine.last_run["run"]

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 import libcst as cst
 
 from gradguard.analysis import torchapi as T
-from gradguard.analysis.blocks import BlockParser, common_prefix, common_suffix
+from gradguard.analysis.blocks import BlockParser, common_prefix, common_suffix, module_footer
 from gradguard.analysis.frames import dotted
 from gradguard.analysis.imports import digest
 from gradguard.analysis.interp import Interpreter
@@ -540,13 +540,16 @@ class Engine:
         index = {b.node: i for i, b in enumerate(parsed.blocks)}
 
         def members(cls: cst.ClassDef):
-            """``(member, first line)`` of a class that is neither the first nor the last
-            block (their texts also hold the module header or footer)."""
+            """``(member, first line)`` of a top-level class (counted from the end of its
+            block: the first block's text also holds the module header, the last one's
+            the footer)."""
             i = index.get(cls)
-            if i in (None, 0, len(parsed.blocks) - 1) or not isinstance(cls.body, cst.IndentedBlock):
+            footer = module_footer(module, i, len(parsed.blocks)) if i is not None else None
+            if footer is None or not isinstance(cls.body, cst.IndentedBlock):
                 return None
             counts = self._parser.member_lines(cls)
-            line = parsed.starts[i] + parsed.blocks[i].lines - len(cls.body.footer) - sum(counts)
+            line = parsed.starts[i] + parsed.blocks[i].lines - len(cls.body.footer) - footer - \
+                sum(counts)
             out = []
             for member, n in zip(cls.body.body, counts):
                 out.append((member, line))
