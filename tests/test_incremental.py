@@ -121,6 +121,52 @@ def test_gg103s_fix_reads_the_name_index_of_the_edited_statements_only():
     assert engine.analyze(unread) == analyze(unread)
 
 
+MODULE_NAMES = """import torch
+DEVICE = "cpu"
+
+SCALE = 2.0
+
+
+def train_a(data):
+    model = torch.nn.Linear(2, 2)
+    for x in data:
+        loss = model(x).sum() * SCALE
+        loss.backward()
+        loss.backward()
+
+
+def train_b(data):
+    model = torch.nn.Linear(2, 2)
+    other = torch.nn.Linear(2, 2)
+    opt = torch.optim.SGD(other.parameters(), lr=0.1)
+    for x in data:
+        loss = model(x).sum()
+        loss.backward()
+        opt.step()
+
+
+LAST = 1
+"""
+
+
+def test_an_edit_at_module_level_reruns_only_the_roots_that_read_what_it_bound():
+    engine = Engine(incremental=True)
+    text = MODULE_NAMES
+    assert [(f.code, f.span.start.line) for f in engine.analyze(text).findings] == [
+        ("GG101", 12), ("GG402", 22)]
+    assert (engine.last_run["run"], engine.last_run["reused"]) == (2, 0)
+    steps = [("SCALE = 2.0", "SCALE = 3.0", (1, 1)),  # train_a reads SCALE
+             ("LAST = 1", "LAST = 2\nOTHER = 3", (0, 2)),  # nobody reads these
+             # GG402 is quiet in a file that writes gradients by hand: a fact of the
+             # whole text, which every root's findings depend on
+             ("OTHER = 3", "p.grad = g", (2, 0))]
+    for old, new, counts in steps:
+        text = text.replace(old, new)
+        assert engine.analyze(text) == analyze(text)
+        assert (engine.last_run["run"], engine.last_run["reused"]) == counts, (old, new)
+    assert [f.code for f in engine.analyze(text).findings] == ["GG101"]
+
+
 @pytest.mark.parametrize("place", ["middle", "first", "last"])
 def test_random_edits_in_a_long_class_give_the_findings_of_a_full_analysis(place):
     totals = _replay(class_heavy(place), random_edit, 80,
