@@ -10,9 +10,10 @@ body left) and gets its own findings; the file's findings are their union, the f
 equal ``(code, span)`` kept, roots in file order. That independence is what lets the
 language server's :class:`Engine` (``incremental=True``, one per document) reuse a
 function root's findings after an edit: they are kept with what the root read (its own
-text, the texts of the functions and methods it inlined, and the module key: module-level
-statements, def and class headers, and whatever the module body inlined) and reused while
-all of it is unchanged, moved to the lines the edit shifted them to.
+text, the texts of the functions and methods it inlined, and its start: the bindings of
+the module-level names that code names, and what every root shares, see
+:meth:`Engine._start`) and reused while all of it is unchanged, moved to the lines the
+edit shifted them to.
 """
 
 from __future__ import annotations
