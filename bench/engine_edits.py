@@ -29,6 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "server"))
 
 import training_code  # noqa: E402
+from lsp_latency import parse_ms  # noqa: E402  (the same yardstick as the LSP benchmark)
 
 SHAPES = {
     "training": lambda n: training_code.training_file(n),
@@ -61,18 +62,6 @@ def statement_ends(text: str) -> dict[str, list[int]]:
 
     walk(ast.parse(text), "module")
     return out
-
-
-def parse_ms(text: str) -> float:
-    """Median wall-clock milliseconds of three ``libcst.parse_module(text)``."""
-    import libcst
-
-    times = []
-    for _ in range(3):
-        start = time.perf_counter()
-        libcst.parse_module(text)
-        times.append((time.perf_counter() - start) * 1000)
-    return statistics.median(times)
 
 
 def edited(lines: list[str], line: int, version: int) -> str:
