@@ -50,7 +50,8 @@ def class_heavy(place: str = "middle") -> str:
                 code = f"def m{copy}_" + chunk.split("\nif __name__")[0].split("\nclass ")[0].rstrip()
                 methods.append("".join("    " + line if line.strip() else line
                                        for line in code.splitlines(keepends=True)))
-    head = {"middle": "import torch\n\n\n", "first": "# Trainer\n\n", "last": "import torch\n\n\n"}
+    head = {"middle": "import torch\n\n\n", "first": "# Trainer\n\n",
+            "last": "import torch\n\n\n"}
     tail = {"middle": "\n\n\nx = Trainer()\n", "first": "\n\n\nx = Trainer()\n",
             "last": "\n\n# end of the file\n"}
     return head[place] + "class Trainer:\n    \"\"\"Many methods.\"\"\"\n\n" + \

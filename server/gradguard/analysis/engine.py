@@ -586,9 +586,11 @@ class Engine:
         """``start(root, reads) -> key``: what a function root starts from (what
         :meth:`Interpreter.for_root` hands it) as far as it can read it, for the root whose
         run read the functions ``reads``: the bindings of the module-level names its code
-        and theirs name (a method's: its class header's too; every root: the names of
-        module-level code that defines functions, :meth:`_Statement.nested_words`), each value with the
-        statement that bound it; and, for every root, the attributes of module-level
+        and theirs name (a method's: its class header's too; every root's: the names of
+        module-level code that defines functions, :meth:`_Statement.nested_words`), each
+        value with the statement that bound it (a top-level function by its key, a class
+        by its header, other statements as nodes: re-parsed, they count as changed); and,
+        for every root, the attributes of module-level
         objects, imported modules' names, the classes (by their headers), which objects
         are submodules of which, in-place module constructors, frozen modules, the
         imported modules' hashes and the rules' facts about the whole text.
