@@ -38,9 +38,11 @@ def random_edit(rng: random.Random, text: str) -> str:
     return text[: rng.randrange(len(text) + 1)]
 
 
-def class_heavy() -> str:
-    """One long class whose methods are the examples' functions (a module between
-    imports and a trailing statement, as in a real file)."""
+def class_heavy(place: str = "middle") -> str:
+    """One long class whose methods are the examples' functions: between imports and a
+    trailing statement, as in a real file (``place="middle"``), or the file's first
+    statement (``"first"``: after a header comment, the module header) or its last
+    (``"last"``: before a comment at the end, the module footer)."""
     methods = []
     for copy in range(3):
         for script in SCRIPTS[:4]:
@@ -48,5 +50,9 @@ def class_heavy() -> str:
                 code = f"def m{copy}_" + chunk.split("\nif __name__")[0].split("\nclass ")[0].rstrip()
                 methods.append("".join("    " + line if line.strip() else line
                                        for line in code.splitlines(keepends=True)))
-    return "import torch\n\n\nclass Trainer:\n    \"\"\"Many methods.\"\"\"\n\n" + \
-        "\n\n".join(methods) + "\n    # end of the class\n\n\nx = Trainer()\n"
+    head = {"middle": "import torch\n\n\n", "first": "# Trainer\n\n",
+            "last": "import torch\n\n\n"}
+    tail = {"middle": "\n\n\nx = Trainer()\n", "first": "\n\n\nx = Trainer()\n",
+            "last": "\n\n# end of the file\n"}
+    return head[place] + "class Trainer:\n    \"\"\"Many methods.\"\"\"\n\n" + \
+        "\n\n".join(methods) + "\n    # end of the class\n" + tail[place]

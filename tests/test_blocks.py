@@ -75,9 +75,28 @@ def test_an_edit_inside_a_method_reparses_only_nearby_methods():
     assert got.module.body[1].body.body[-1].deep_equals(cls_before[-1])
 
 
-def test_random_edits_in_a_long_class_equal_a_full_parse():
-    rng = random.Random("class")
-    base = text = good = class_heavy()
+@pytest.mark.parametrize("place", ["first", "last"])
+def test_an_edit_inside_a_method_of_the_first_or_last_class_reparses_only_nearby_methods(place):
+    # the class's block also holds the module header (first) or footer (last)
+    text = class_heavy(place)
+    parser = BlockParser(parse)
+    before = parser.parse(text)[0].module.body
+    cls = 0 if place == "first" else -1
+    at = text.index("        return", len(text) // 2)
+    edited = text[:at] + "        y = 1\n" + text[at:]
+    got = _check(parser, edited)
+    assert got.reparsed < len(text) // 3
+    members, old = got.module.body[cls].body.body, before[cls].body.body
+    assert members[-1] is old[-1] and members[0] is old[0]
+    # (and _check found the module deep_equals a full parse: header and footer too)
+    assert [line.comment.value for line in got.module.header + got.module.footer
+            if line.comment] == {"first": ["# Trainer"], "last": ["# end of the file"]}[place]
+
+
+@pytest.mark.parametrize("place", ["middle", "first", "last"])
+def test_random_edits_in_a_long_class_equal_a_full_parse(place):
+    rng = random.Random("class" if place == "middle" else f"class {place}")
+    base = text = good = class_heavy(place)
     parser = BlockParser(parse)
     _check(parser, base)
     within = 0
@@ -89,4 +108,6 @@ def test_random_edits_in_a_long_class_equal_a_full_parse():
             within += got.reparsed < len(text) // 3
         elif rng.random() < 0.6:
             text = good
-    assert within >= 5  # (random edits often span methods, or break the parse)
+    # (random edits often span methods, or break the parse; cutting the file's tail
+    # cuts into a last class)
+    assert within >= (3 if place == "last" else 5)

@@ -78,7 +78,8 @@ def test_a_one_line_edit_reruns_only_its_function():
     edited = "\n".join(lines)
     after = engine.analyze(edited)
     assert engine.last_run == {"run": 1, "reused": roots - 1,
-                               "parsed": engine.last_run["parsed"]}
+                               "parsed": engine.last_run["parsed"],
+                               "indexed": engine.last_run["indexed"]}
     assert engine.last_run["parsed"] < len(edited) // 5
     assert after == analyze(edited)
     # every finding below the edit moved down one line, messages' line numbers too
@@ -87,13 +88,97 @@ def test_a_one_line_edit_reruns_only_its_function():
                          for f in below)
 
 
-def test_random_edits_in_a_long_class_give_the_findings_of_a_full_analysis():
-    totals = _replay(class_heavy(), random_edit, 80, "class")
+GG103_AT_MODULE_LEVEL = """import torch
+model = torch.nn.Linear(2, 2)
+x = torch.randn(4, 2)
+h = model(x).sum()
+for step in range(3):
+    loss = h * 2
+    loss.backward()
+print(h)
+y = 1
+z = 2
+"""
+
+
+def test_gg103s_fix_reads_the_name_index_of_the_edited_statements_only():
+    # "Compute `h` inside the loop" asks whether `h` is read outside the loop, anywhere in
+    # the module: the module's name index is joined from its statements' own, and only
+    # the statements the edit re-parsed (`y = 1`, `z = 3`) are indexed again
+    engine = Engine(incremental=True)
+    first = engine.analyze(GG103_AT_MODULE_LEVEL)
+    assert [(f.code, f.fixes[0].title.msgid) for f in first.findings] == [
+        ("GG103", "Compute `{name}` inside the loop (a new graph each iteration)")]
+    assert engine.last_run["indexed"] == 8
+    assert len(first.findings[0].fixes[0].edits) == 1  # `print(h)` reads it: kept
+    edited = GG103_AT_MODULE_LEVEL.replace("z = 2", "z = 3")
+    assert engine.analyze(edited) == analyze(edited) == first
+    assert (engine.last_run["parsed"], engine.last_run["indexed"]) == (len("y = 1\nz = 3\n"), 2)
+    # the fix deletes `h = ...` only while nothing outside the loop reads `h`
+    unread = edited.replace("print(h)", "print(x)")
+    assert len(engine.analyze(unread).findings[0].fixes[0].edits) == 2
+    assert engine.last_run["indexed"] == 3
+    assert engine.analyze(unread) == analyze(unread)
+
+
+MODULE_NAMES = """import torch
+DEVICE = "cpu"
+
+SCALE = 2.0
+
+
+def train_a(data):
+    model = torch.nn.Linear(2, 2)
+    for x in data:
+        loss = model(x).sum() * SCALE
+        loss.backward()
+        loss.backward()
+
+
+def train_b(data):
+    model = torch.nn.Linear(2, 2)
+    other = torch.nn.Linear(2, 2)
+    opt = torch.optim.SGD(other.parameters(), lr=0.1)
+    for x in data:
+        loss = model(x).sum()
+        loss.backward()
+        opt.step()
+
+
+LAST = 1
+"""
+
+
+def test_an_edit_at_module_level_reruns_only_the_roots_that_read_what_it_bound():
+    engine = Engine(incremental=True)
+    text = MODULE_NAMES
+    assert [(f.code, f.span.start.line) for f in engine.analyze(text).findings] == [
+        ("GG101", 12), ("GG402", 22)]
+    assert (engine.last_run["run"], engine.last_run["reused"]) == (2, 0)
+    steps = [("SCALE = 2.0", "SCALE = 3.0", (1, 1)),  # train_a reads SCALE
+             ("LAST = 1", "LAST = 2\nOTHER = 3", (0, 2)),  # nobody reads these
+             # GG402 is quiet in a file that writes gradients by hand: a fact of the
+             # whole text, which every root's findings depend on
+             ("OTHER = 3", "p.grad = g", (2, 0))]
+    for old, new, counts in steps:
+        text = text.replace(old, new)
+        assert engine.analyze(text) == analyze(text)
+        assert (engine.last_run["run"], engine.last_run["reused"]) == counts, (old, new)
+    assert [f.code for f in engine.analyze(text).findings] == ["GG101"]
+
+
+@pytest.mark.parametrize("place", ["middle", "first", "last"])
+def test_random_edits_in_a_long_class_give_the_findings_of_a_full_analysis(place):
+    totals = _replay(class_heavy(place), random_edit, 80,
+                     "class" if place == "middle" else f"class {place}")
     assert totals["compared"] >= 10
 
 
-def test_an_edit_in_one_method_reruns_only_that_method():
-    text = class_heavy()
+@pytest.mark.parametrize("place", ["middle", "first", "last"])
+def test_an_edit_in_one_method_reruns_only_that_method(place):
+    # (first and last: the class's text also holds the module's header or footer, and
+    # only the methods around the edit are parsed again)
+    text = class_heavy(place)
     engine = Engine(incremental=True)
     engine.analyze(text)
     methods = engine.last_run["run"]

@@ -89,6 +89,15 @@ def _blocks(module: cst.Module) -> list[Block]:
     return out
 
 
+def module_footer(module: cst.Module, i: int, count: int) -> int | None:
+    """The lines of the module's footer that block ``i`` of ``count`` holds after its
+    statement (the last block holds them all); None when that block's text lacks the
+    line break its statement's code ends with (no trailing newline)."""
+    if i != count - 1:
+        return 0
+    return len(module.footer) if module.has_trailing_newline else None
+
+
 def _starts(blocks) -> tuple[int, ...]:
     line, out = 0, []
     for b in blocks:
@@ -175,7 +184,7 @@ class BlockParser:
         last_i = next((i for i in range(first, len(blocks)) if offsets[i + 1] >= changed_end),
                       len(blocks) - 1)
         delta = len(text) - len(old)
-        if first == last_i and 0 < first < len(blocks) - 1:
+        if first == last_i:
             within = self._members(text, first, prefix - offsets[first],
                                    changed_end - offsets[first], offsets[first], delta)
             if within is not None:
@@ -212,9 +221,12 @@ class BlockParser:
         if not isinstance(cls, cst.ClassDef) or not isinstance(cls.body, cst.IndentedBlock) \
                 or cls.body.indent is not None or not cls.body.body:
             return None
+        footer = module_footer(module, i, len(old.blocks))
+        if footer is None:
+            return None
         counts = self.member_lines(cls)
         starts = [0] + [m.end() for m in _LINE_BREAK.finditer(block.text)]
-        end_line = block.lines - len(cls.body.footer)
+        end_line = block.lines - len(cls.body.footer) - footer
         first_line = end_line - sum(counts)
         bounds = [first_line]
         for n in counts:

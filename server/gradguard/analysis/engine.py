@@ -10,9 +10,10 @@ body left) and gets its own findings; the file's findings are their union, the f
 equal ``(code, span)`` kept, roots in file order. That independence is what lets the
 language server's :class:`Engine` (``incremental=True``, one per document) reuse a
 function root's findings after an edit: they are kept with what the root read (its own
-text, the texts of the functions and methods it inlined, and the module key: module-level
-statements, def and class headers, and whatever the module body inlined) and reused while
-all of it is unchanged, moved to the lines the edit shifted them to.
+text, the texts of the functions and methods it inlined, and its start: the bindings of
+the module-level names that code names, and what every root shares, see
+:meth:`Engine._start`) and reused while all of it is unchanged, moved to the lines the
+edit shifted them to.
 """
 
 from __future__ import annotations
@@ -25,13 +26,14 @@ from dataclasses import dataclass
 import libcst as cst
 
 from gradguard.analysis import torchapi as T
-from gradguard.analysis.blocks import BlockParser, common_prefix, common_suffix
-from gradguard.analysis.frames import dotted
+from gradguard.analysis.blocks import BlockParser, common_prefix, common_suffix, module_footer
+from gradguard.analysis.frames import ClassInfo, FuncRef, dotted
 from gradguard.analysis.imports import digest
 from gradguard.analysis.interp import Interpreter
 from gradguard.analysis.model import (MODULE_SPAN, EngineError, FileResult, Finding, Pos, Span,
                                       SyntaxProblem, finding_lines, moved_error, moved_finding)
 from gradguard.analysis.source import Source
+from gradguard.analysis.values import Val
 
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
@@ -239,6 +241,7 @@ class _Def:
 
 
 _STUB = cst.SimpleStatementSuite(body=[cst.Pass()])
+_NESTED_CODE = re.compile(r"\b(?:def|class|lambda)\b")
 
 
 class _Statement:
@@ -254,6 +257,7 @@ class _Statement:
         self.stmt = stmt
         self.defs: dict = {}
         self._header: str | None = None
+        self._header_words: frozenset | None = None
 
         def code(node):
             found = texts.get(node)
@@ -282,6 +286,21 @@ class _Statement:
             self._header = module.code_for_node(stmt.with_changes(leading_lines=()))
         return self._header
 
+    def header_words(self, module: cst.Module) -> frozenset:
+        """The names :meth:`header` holds."""
+        if self._header_words is None:
+            self._header_words = frozenset(_WORD.findall(self.header(module)))
+        return self._header_words
+
+    def nested_words(self, module: cst.Module) -> frozenset:
+        """The names of a statement that defines code other than top-level functions and
+        methods (a def or class in an ``if``, a lambda, a class's nested class): code a
+        root may run without it being in :func:`_keyed_defs`."""
+        if isinstance(self.stmt, cst.FunctionDef) or \
+                not _NESTED_CODE.search(self.header(module)):
+            return frozenset()
+        return self.header_words(module)
+
 
 @dataclass(frozen=True)
 class _Root:
@@ -296,22 +315,23 @@ class _Root:
 
 @dataclass(frozen=True)
 class _RootResult:
-    """A function root's findings and errors, with what they were computed from: the
-    module key, and ``(key, code)`` of itself and each function and method it inlined;
-    ``lines`` is the first and last line its findings and errors touch ((0, 0) for none)."""
+    """A function root's findings and errors, with what they were computed from: its
+    start (:meth:`Engine._start`), and ``(key, code)`` of itself and each function and
+    method it inlined; ``lines`` is the first and last line its findings and errors
+    touch ((0, 0) for none)."""
 
-    module_key: tuple
+    start: tuple
     reads: tuple
     findings: tuple
     errors: tuple
     lines: tuple
 
     @staticmethod
-    def of(module_key: tuple, reads, findings, errors) -> "_RootResult":
+    def of(start: tuple, reads, findings, errors) -> "_RootResult":
         spans = [finding_lines(f) for f in findings] + \
             [(e.span.start.line, e.span.end.line) for e in errors]
         lines = (min(lo for lo, _ in spans), max(hi for _, hi in spans)) if spans else (0, 0)
-        return _RootResult(module_key, tuple(reads), tuple(findings), tuple(errors), lines)
+        return _RootResult(start, tuple(reads), tuple(findings), tuple(errors), lines)
 
 
 def _def_texts(text: str, tree: ast.Module, module: cst.Module) -> dict:
@@ -407,8 +427,9 @@ class Engine:
     document, reusing the work of the previous ones (see the module docstring).
 
     :meth:`analyze` never raises for bad input. ``last_run`` counts, for the last text,
-    the function roots interpreted (``run``) and reused (``reused``), and the characters
-    libcst parsed (``parsed``)."""
+    the function roots interpreted (``run``) and reused (``reused``), the characters
+    libcst parsed (``parsed``), and the top-level statements rules derived facts from
+    again (``indexed``: not kept from an earlier text, :meth:`Source.per_statement`)."""
 
     def __init__(self, incremental: bool = False):
         self.incremental = incremental
@@ -421,6 +442,7 @@ class Engine:
         self._text: str | None = None
         self._statements: dict = {}
         self._spans: dict = {}
+        self._kept: dict = {}  # (kind, top-level statement) -> what rules derived from it
         self._roots: dict[str, _RootResult] = {}
         self._known: dict = {}
 
@@ -451,7 +473,8 @@ class Engine:
         if module is None:
             return FileResult(syntax_error=problem)
         self.last_run = {"run": 0, "reused": 0,
-                         "parsed": parsed.reparsed if parsed is not None else len(text)}
+                         "parsed": parsed.reparsed if parsed is not None else len(text),
+                         "indexed": 0}
         if parsed is not None and not parsed.exact:
             self._roots = {}  # positions are libcst's, not the text's: nothing to move
         self._keep(text, module)
@@ -484,6 +507,7 @@ class Engine:
         live = body | {m for st in body if isinstance(st, cst.ClassDef) and
                        isinstance(st.body, cst.IndentedBlock) for m in st.body.body}
         self._spans = {n: v for n, v in self._spans.items() if n in live}
+        self._kept = {k: v for k, v in self._kept.items() if k[1] in body}
         if self._text is not None and self._text != text and self._roots:
             change = _Change.between(self._text, text)
             kept = {}
@@ -495,15 +519,16 @@ class Engine:
                 moved = [moved_finding(f, change) for f in res.findings]
                 moved_errors = [moved_error(e, change) for e in res.errors]
                 if all(f is not None for f in moved + moved_errors):
-                    kept[key] = _RootResult.of(res.module_key, res.reads, moved, moved_errors)
+                    kept[key] = _RootResult.of(res.start, res.reads, moved, moved_errors)
             self._roots = kept
         self._text = text
 
-    def _reusable(self, root: _Root, module_key: tuple, codes: dict,
-                  imports) -> _RootResult | None:
+    def _reusable(self, root: _Root, start, codes: dict, imports) -> _RootResult | None:
+        """The kept result of ``root`` while its code, the start it read (``start``:
+        reads -> start) and the code of every function it inlined are unchanged."""
         cached = self._roots.get(root.key)
-        if cached is None or cached.module_key != module_key or \
-                cached.reads[0] != (root.key, codes[root.key]):
+        if cached is None or cached.reads[0] != (root.key, codes[root.key]) or \
+                cached.start != start(cached.reads):
             return None
 
         def now(key):
@@ -532,12 +557,12 @@ class Engine:
         # values: alone, with unknown parameters, it would only say less, or guess
         roots = _root_runs(module, statements, defs, main.inlined, imported)
         codes = {key: d.code for key, d in defs.values()}
-        module_key = self._module_key(module, statements, main.inlined) + \
-            tuple(sorted(main.deps)) if self.incremental else ()
+        if self.incremental:
+            start = self._start(main, module, statements, defs, registry.text_facts(text))
         results: dict = {}
         runs = [(None, main, module_errors)]
         for root in roots:
-            cached = self._reusable(root, module_key, codes, imports) \
+            cached = self._reusable(root, lambda reads: start(root, reads), codes, imports) \
                 if self.incremental else None
             if cached is not None:
                 results[root.key] = (cached.findings, cached.errors)
@@ -569,7 +594,9 @@ class Engine:
                     {(k, d.code) for n, (k, d) in defs.items()
                      if id(n) in interp.inlined and n is not root.func}) + sorted(
                     (("dep", path), sha) for path, sha in interp.deps - main.deps)
-                self._roots[root.key] = _RootResult.of(module_key, reads, found, root_errors)
+                self._roots[root.key] = _RootResult.of(start(root, reads), reads, found,
+                                                       root_errors)
+        self.last_run["indexed"] = src.derived if src is not None else 0
         if self.incremental:
             live = {root.key for root in roots}
             self._roots = {k: r for k, r in self._roots.items() if k in live}
@@ -601,40 +628,98 @@ class Engine:
         foreign = list({gid: m for _, interp, _ in runs for gid, m in interp.loaded.items()}
                        .values())
         if parsed is None or not parsed.exact:
-            return Source(text, module, hints, foreign=foreign)
+            return Source(text, module, hints, foreign=foreign,
+                          kept=self._kept if self.incremental else None)
         header = len(module.header)
         starts = {b.node: line + (header if i == 0 else 0)
                   for i, (b, line) in enumerate(zip(parsed.blocks, parsed.starts))}
         index = {b.node: i for i, b in enumerate(parsed.blocks)}
 
         def members(cls: cst.ClassDef):
-            """``(member, first line)`` of a class that is neither the first nor the last
-            block (their texts also hold the module header or footer)."""
+            """``(member, first line)`` of a top-level class (counted from the end of its
+            block: the first block's text also holds the module header, the last one's
+            the footer)."""
             i = index.get(cls)
-            if i in (None, 0, len(parsed.blocks) - 1) or not isinstance(cls.body, cst.IndentedBlock):
+            footer = module_footer(module, i, len(parsed.blocks)) if i is not None else None
+            if footer is None or not isinstance(cls.body, cst.IndentedBlock):
                 return None
             counts = self._parser.member_lines(cls)
-            line = parsed.starts[i] + parsed.blocks[i].lines - len(cls.body.footer) - sum(counts)
+            line = parsed.starts[i] + parsed.blocks[i].lines - len(cls.body.footer) - footer - \
+                sum(counts)
             out = []
             for member, n in zip(cls.body.body, counts):
                 out.append((member, line))
                 line += n
             return out
 
-        return Source(text, module, hints, starts, self._spans, members, foreign)
+        return Source(text, module, hints, starts, self._spans, members, foreign, self._kept)
 
     @staticmethod
-    def _module_key(module: cst.Module, statements: dict, inlined: set) -> tuple:
-        """What every function root reads besides its own code and what it inlines: the
-        module-level statements, the headers of functions and classes, and the full code
-        of the functions and methods the module body interpreted (and, added by the
-        caller, the texts of the user's modules it imported: their hashes)."""
-        key = []
-        for st in module.body:
-            info = statements[st]
-            key.append(info.header(module))
-            key.extend(d.code for n, d in info.defs.items() if id(n) in inlined)
-        return tuple(key)
+    def _start(main: Interpreter, module: cst.Module, statements: dict, defs: dict,
+               text_facts: tuple):
+        """``start(root, reads) -> key``: what a function root starts from (what
+        :meth:`Interpreter.for_root` hands it) as far as it can read it, for the root whose
+        run read the functions ``reads``: the bindings of the module-level names its code
+        and theirs name (a method's: its class header's too; every root's: the names of
+        module-level code that defines functions, :meth:`_Statement.nested_words`), each
+        value with the statement that bound it (a top-level function by its key, a class
+        by its header, other statements as nodes: re-parsed, they count as changed); and,
+        for every root, the attributes of module-level
+        objects, imported modules' names, the classes (by their headers), which objects
+        are submodules of which, in-place module constructors, frozen modules, the
+        imported modules' hashes and the rules' facts about the whole text.
+
+        The interpreter reads a module-level name only where code names it, so a root
+        whose code, inlined code and these bindings are unchanged runs as before: an edit
+        at module level re-runs only the roots that read what it bound anew."""
+        gid = main.gid
+
+        def class_key(info: ClassInfo) -> tuple:
+            st = statements.get(info.node) if info.gid == gid else None
+            return (st.header(module) if st is not None else info.node, tuple(info.bases),
+                    info.is_module, info.is_optimizer, info.fields)
+
+        def node_key(node):
+            """A top-level function or method by its key (its code is among the reads of
+            a root that runs it), a top-level class by its header, else the node."""
+            if node in defs:
+                return defs[node][0]
+            st = statements.get(node) if isinstance(node, cst.ClassDef) else None
+            return st.header(module) if st is not None else node
+
+        def val_key(v: Val) -> tuple:
+            ref = v.ref
+            if isinstance(ref, ClassInfo):
+                ref = class_key(ref)
+            elif isinstance(ref, FuncRef):
+                ref = (node_key(ref.node), ref.frame, class_key(ref.cls) if ref.cls else None,
+                       ref.no_grad, ref.static, ref.gid)
+            elts = tuple(val_key(e) for e in v.elts) if v.elts is not None else None
+            return v.kind, v.segs, v.leaf, ref, elts, v.alias, v.store, v.each, v.src
+
+        names, others = {}, {}
+        for k, b in main.global_env.items():
+            if k[0] == gid:
+                names[k[1]] = (val_key(b.val), node_key(b.stmt))
+            else:
+                others[k] = (val_key(b.val), node_key(b.stmt))
+
+        shared = (others, {k: class_key(c) for k, c in main.classes.items()},
+                  {k: frozenset(v) for k, v in main.submodules.items()},
+                  dict(main.inplace_ctors), frozenset(main.frozen), tuple(sorted(main.deps)),
+                  {k: v for k, v in main.method_gids.items() if v != gid}, text_facts)
+        words_of = {key: d.words for key, d in defs.values()}
+        nested = frozenset().union(*(statements[st].nested_words(module) for st in module.body))
+
+        def start(root: _Root, reads) -> tuple:
+            words = set(nested)
+            for key, _ in reads:
+                words |= words_of.get(key, frozenset()) if isinstance(key, str) else set()
+            if root.cls is not None:
+                words |= statements[root.cls].header_words(module)
+            return shared, {w: names[w] for w in sorted(words) if w in names}
+
+        return start
 
 
 def analyze_text(text: str, imports=None) -> FileResult:

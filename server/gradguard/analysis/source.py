@@ -45,11 +45,14 @@ class Source:
     the caller across texts (a statement an edit did not touch keeps its node, so its
     positions are shifted, not recomputed). ``members`` may map a top-level class to
     ``[(member, 0-based line its text starts on)]``: its members are then resolved (and
-    cached) one by one, the class as a whole only for a node outside them.
+    cached) one by one, the class as a whole only for a node outside them. ``kept`` may
+    hold what rules derive from one top-level statement's nodes alone (positions aside),
+    keyed by ``(kind, statement node)`` and kept by the caller across texts like
+    ``cache`` (:meth:`per_statement`).
     """
 
     def __init__(self, text: str, module: cst.Module, hints=(), starts: dict | None = None,
-                 cache: dict | None = None, members=None, foreign=()):
+                 cache: dict | None = None, members=None, foreign=(), kept: dict | None = None):
         self.text = text
         self.module = module
         self.lines = _lines(text)
@@ -65,6 +68,18 @@ class Source:
         self._starts = starts
         self._members = members
         self.memo: dict = {}  # what rules derive from this text's nodes, built once
+        self._kept = kept if kept is not None else {}
+        self.derived = 0  # the values :meth:`per_statement` built (not kept) for this text
+
+    def per_statement(self, kind: str, stmt: cst.CSTNode, build):
+        """``build(stmt)`` for a top-level statement, kept across texts while the
+        statement's node is (``build`` must read nothing but the node)."""
+        key = (kind, stmt)
+        value = self._kept.get(key)
+        if value is None:
+            value = self._kept[key] = build(stmt)
+            self.derived += 1
+        return value
 
     def _start_lines(self) -> dict:
         """The line (0-based count of lines before it) where each top-level statement's

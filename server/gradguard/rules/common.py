@@ -33,15 +33,35 @@ class NameIndex(cst.CSTVisitor):
     def visit_For(self, node: cst.For) -> None:
         self.fors.append(node)
 
+    @staticmethod
+    def of(node: cst.CSTNode) -> "NameIndex":
+        index = NameIndex()
+        node.visit(index)
+        return index
+
+    def extend(self, other: "NameIndex") -> None:
+        """Add what ``other`` (of a node after this one's) holds, in source order."""
+        for name, nodes in other.names.items():
+            self.names[name].extend(nodes)
+        self.assigns.extend(other.assigns)
+        self.fors.extend(other.fors)
+
 
 def name_index(node: cst.CSTNode, src: Source) -> NameIndex:
     """The :class:`NameIndex` of ``node``, built once per analysed text (kept in
-    ``src.memo``)."""
+    ``src.memo``); the module's is joined from its top-level statements' (each kept
+    across texts, :meth:`Source.per_statement`): the same lists, in the same order, as
+    one walk over the module."""
     key = ("names", node)
     index = src.memo.get(key)
     if index is None:
-        index = src.memo[key] = NameIndex()
-        node.visit(index)
+        if node is src.module:
+            index = NameIndex()
+            for st in node.body:
+                index.extend(src.per_statement("names", st, NameIndex.of))
+        else:
+            index = NameIndex.of(node)
+        src.memo[key] = index
     return index
 
 

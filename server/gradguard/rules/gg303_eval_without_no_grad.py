@@ -67,6 +67,11 @@ def evaluate(model, batches):
 )
 
 
+def names_torch(text: str) -> bool:
+    """Whether the file's text names torch (the decorator fix needs it imported)."""
+    return "torch" in text
+
+
 def build(rec: Accumulation, src: Source) -> Finding:
     """The GG303 finding at the accumulation, fixed by decorating the function."""
     message = Message(N_("Evaluation after `model.eval()` keeps `{value}` with its graph: "
@@ -75,7 +80,7 @@ def build(rec: Accumulation, src: Source) -> Finding:
                        else src.code(rec.acc, 40)})
     fixes = ()
     func = rec.frames[-1][2]
-    if func is not None and hasattr(func, "decorators") and "torch" in src.text:
+    if func is not None and hasattr(func, "decorators") and names_torch(src.text):
         start = src.span(func).start
         indent = src.line(start.line)[: start.column]
         fixes = (Fix(Message(N_("Run `{func}` under @torch.inference_mode()"),

@@ -98,6 +98,11 @@ _GRAD_WRITES = re.compile(r"\._?grad\s*(=[^=]|\.(copy_|add_|set_|data|fill_|zero
                           r"\.grad\s*\+=|\._grad\b")
 
 
+def writes_grads(text: str) -> bool:
+    """Whether the file writes gradients by hand (then GG402 says nothing)."""
+    return bool(_GRAD_WRITES.search(text))
+
+
 def candidates(interp: Interpreter) -> list:
     """The optimizer steps (one record each) such that, in every loop pass the step ran
     in, no backward of that pass reached the parameters it updates, with their
@@ -121,7 +126,7 @@ def build_all(interp: Interpreter, src: Source) -> list[Finding]:
     """The GG402 findings: one per step of :func:`candidates`, unless the file writes
     gradients by hand."""
     found = candidates(interp)
-    if not found or _GRAD_WRITES.search(src.text):
+    if not found or writes_grads(src.text):
         return []
     return [_finding(interp, st, verdict, src) for st, verdict in found]
 

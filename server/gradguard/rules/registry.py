@@ -36,6 +36,13 @@ def has_events(interp) -> bool:
                 gg402.candidates(interp))
 
 
+def text_facts(text: str) -> tuple:
+    """What rules read from the file's whole text rather than from a root's events and
+    the nodes they name: a root's findings depend on it too (the incremental engine
+    reuses them only while it is unchanged)."""
+    return gg303.names_torch(text), gg402.writes_grads(text)
+
+
 def finding_builders(interp, src):
     """For each event of the interpreter, ``(rule code, function returning its findings)``:
     the engine runs each one in isolation, so a bug in one rule costs only its findings.
