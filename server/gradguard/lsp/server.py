@@ -912,6 +912,8 @@ def _suppression(key: Any) -> tuple[str, int] | None:
 def _resolve(ls: GradGuardServer, action: t.CodeAction) -> t.CodeAction:
     """Fill in ``action.edit`` from ``action.data``; left without an edit when the
     document changed since the action was offered (its edits would misplace text), when
+    its fix is not one the published diagnostics offer (an analysis since, after another
+    document it edits changed, computed other edits), when
     there is nothing to do (no ``# noqa`` can go on a line inside a string), or when
     ``data`` is not what :func:`_code_actions` wrote (forged or corrupted by the client:
     answered quietly, as a stale action is)."""
@@ -925,8 +927,11 @@ def _resolve(ls: GradGuardServer, action: t.CodeAction) -> t.CodeAction:
     if "fix" in data:
         edits = None
         fix_edits = _fix_edits(data["fix"])
-        if fix_edits is not None and all(ls.unchanged_since(snapshot, other)
-                                         for other, _ in fix_edits if other is not None):
+        # (offered by the published analysis: one made before another document it edits
+        # changed, a notebook's other cell, has edits for that document's old text)
+        offered = any(data["fix"] in d.data["fixes"] for d in snapshot.diagnostics if d.data)
+        if fix_edits is not None and offered and all(
+                ls.unchanged_since(snapshot, other) for other, _ in fix_edits if other is not None):
             edits = [e for other, e in fix_edits if other is None]
             for other, e in fix_edits:
                 if other is not None:
