@@ -239,3 +239,17 @@ async def test_closing_the_notebook_clears_its_cells(vscode: Client):
         notebook_document=t.NotebookDocumentIdentifier(uri=GAN),
         cell_text_documents=[t.TextDocumentIdentifier(uri=u) for u in GAN_CELLS]))
     assert [len(p.diagnostics) for p in (await published(vscode, waits)).values()] == [0, 0, 0]
+
+
+async def test_a_cell_of_a_synced_notebook_is_not_analysed_alone(vscode: Client):
+    waits = expect(vscode, [CELLS[3]])
+    vscode.open_notebook(CHAR_RNN, list(zip(CELLS, ["markdown"] + ["python"] * 3,
+                                            [INTRO, SETUP, BUILD, TRAIN])))
+    await published(vscode, waits)
+    # a client that also text-syncs the cell: alone it has no finding, and it is not
+    # analysed alone (its next diagnostics come from the notebook's analysis)
+    waits = expect(vscode, [CELLS[3]])
+    vscode.open(CELLS[3], TRAIN, version=1)
+    vscode.change_notebook(CHAR_RNN, 2, [(CELLS[2], 2, t.TextDocumentContentChangePartial(
+        range=rng(0, 0, 0, 0), text="# build\n"))])
+    assert [d.code for d in (await published(vscode, waits))[CELLS[3]].diagnostics] == ["GG102"]

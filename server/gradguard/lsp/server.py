@@ -12,6 +12,9 @@ followed (one :class:`~gradguard.workspace.Workspace` per server; an open buffer
 unsaved, wins over the disk). Related locations and fix edits may then be in another
 file; each document remembers the modules its last analysis read, and is analysed again
 when one of them changes (edited in its buffer, saved, closed, or changed on disk).
+
+A Jupyter notebook the client syncs as a notebook (``notebookDocumentSync``) is analysed
+as one program and published per cell: see :mod:`gradguard.lsp.notebooks`.
 """
 
 from __future__ import annotations
