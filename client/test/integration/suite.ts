@@ -295,7 +295,7 @@ export async function run(): Promise<void> {
     // examples/char_rnn.ipynb: a markdown cell, then the model defined (after `%matplotlib inline`),
     // built and trained in three code cells; no cell has the hazard alone
     const notebook = await vscode.workspace.openNotebookDocument(vscode.Uri.joinPath(folder.uri, "char_rnn.ipynb"));
-    await vscode.window.showNotebookDocument(notebook);
+    const notebookEditor = await vscode.window.showNotebookDocument(notebook);
     const cells = notebook.getCells();
     assert.deepStrictEqual(cells.map((c) => [c.kind, c.document.languageId]), [
       [vscode.NotebookCellKind.Markup, "markdown"], [vscode.NotebookCellKind.Code, "python"],
@@ -312,9 +312,22 @@ export async function run(): Promise<void> {
     assert.deepStrictEqual(cells.slice(0, 3).map((c) => gradguardDiagnostics(c.document.uri).length), [0, 0, 0]);
     const fix = `Detach \`hidden\` after the backward on line ${cellWhere.backward + 1}, so the next iteration starts a new graph`;
     const hover = await hoverContaining(train, found.range.start, "**GG102** `graph-carried-across-iterations`");
+    log(`hover in the cell: ${hover.slice(0, 120)}...`);
     assert.ok(hover.includes(`**Fix:** ${fix}`), hover);
-    const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>(
-      "vscode.executeCodeActionProvider", train.uri, found.range, vscode.CodeActionKind.QuickFix.value, 10);
+    // the workbench makes a cell's text model when its editor is rendered: the code action
+    // command needs it, so the training cell is revealed first
+    notebookEditor.revealRange(new vscode.NotebookRange(3, 4), vscode.NotebookEditorRevealType.InCenter);
+    notebookEditor.selection = new vscode.NotebookRange(3, 4);
+    const actions = await waitFor("the quick fixes in the training cell", async () => {
+      try {
+        return await vscode.commands.executeCommand<vscode.CodeAction[]>(
+          "vscode.executeCodeActionProvider", train.uri, found.range, vscode.CodeActionKind.QuickFix.value, 10);
+      } catch (e) {
+        log(`code actions not there yet: ${(e as Error).message}`);
+        return undefined;
+      }
+    }, 30000);
+    log(`quick fixes in the cell: ${actions.map((a) => a.title).join(" | ")}`);
     const preferred = actions.find((a) => a.isPreferred);
     assert.ok(preferred?.edit, "a preferred quick fix with an edit");
     assert.strictEqual(preferred.title, fix);

@@ -801,6 +801,8 @@ def _did_save(ls: GradGuardServer, params: t.DidSaveTextDocumentParams) -> None:
 
 def _did_close(ls: GradGuardServer, params: t.DidCloseTextDocumentParams) -> None:
     uri = params.text_document.uri
+    if notebooks.owner(ls, uri) is not None:
+        return  # a synced notebook's cell: its diagnostics are the notebook's
     state = ls.documents.pop(uri, None)
     if state is not None:
         state.cancel()
