@@ -24,7 +24,6 @@ import asyncio
 import dataclasses
 import itertools
 import logging
-import os
 import posixpath
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Callable, Iterable, Mapping, Sequence
