@@ -7,6 +7,7 @@ The hazardous notebooks fail under torch as their findings say (their programs a
 here when torch is installed); the clean look-alike runs and stays silent."""
 
 import json
+import pathlib
 import subprocess
 import sys
 
@@ -380,3 +381,21 @@ def test_cache_serves_the_program_and_the_cells_come_from_the_file(
     assert "a.ipynb:cell 3:8:5: GG102" in first[1]
     assert "b.ipynb:cell 3:4:5: GG102" in first[1]
     assert "    b.ipynb:cell 3:1:25: graph of `hidden` built here\n" in first[1]
+
+
+def test_the_example_notebook_is_found_and_fixed(project, capsys, tmp_path):
+    # examples/char_rnn.ipynb: examples/char_rnn.py's hazard over three code cells (no cell
+    # has it alone), as the language server's tests and the VS Code suite open it
+    example = pathlib.Path(__file__).resolve().parents[1] / "examples" / "char_rnn.ipynb"
+    path = write(project / "char_rnn.ipynb", example.read_text(encoding="utf-8"))
+    code_, out, _ = run(capsys, "check", "char_rnn.ipynb")
+    assert (code_, out.splitlines()[0]) == (1, (
+        "char_rnn.ipynb:cell 4:8:5: GG102 [graph-carried-across-iterations] `loss` reaches the "
+        "previous iteration's graph through `hidden`, which the backward on line 8 freed in "
+        "that iteration"))
+    failed = run_under_torch(notebooks.parse(path.read_text(encoding="utf-8")).program, tmp_path)
+    assert failed.returncode == 1 and BACKWARD_TWICE in failed.stderr, failed.stderr[-2000:]
+    assert run(capsys, "check", "--fix", "char_rnn.ipynb") == (
+        0, "char_rnn.ipynb: fixed 1 finding (GG102)\nAll checks passed.\n", "")
+    fixed = run_under_torch(notebooks.parse(path.read_text(encoding="utf-8")).program, tmp_path)
+    assert fixed.returncode == 0, fixed.stderr[-2000:]

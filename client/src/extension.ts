@@ -15,7 +15,13 @@ import { bundledWheel, installPrivateEnv, loggedRunner, venvLayout, VenvLayout, 
 import { activePythonExecutable, hasPythonExtension, onActivePythonChange } from "./pythonEnvironment";
 import { buildServerSettings, RESTART_SETTINGS, ServerSettings } from "./settings";
 
-/** Files, untitled buffers and notebook cells that GradGuard analyses. */
+/**
+ * Files, untitled buffers and notebook cells that GradGuard serves (diagnostics, hover, quick fixes).
+ * The cells of a Jupyter notebook reach the server as one notebook: the server declares
+ * `notebookDocumentSync`, and vscode-languageclient then syncs those notebooks with
+ * `notebookDocument/did*` and no longer text-syncs their cells; the cell entry here keeps the
+ * language features on the cells (and text sync for other notebook kinds, such as the interactive window).
+ */
 export const DOCUMENT_SELECTOR: DocumentSelector = [
   { scheme: "file", language: "python" },
   { scheme: "untitled", language: "python" },

@@ -28,6 +28,7 @@ from typing import Sequence
 
 from gradguard import i18n
 from gradguard.analysis.model import Finding, Message, Pos, fix_sites
+from gradguard.notebooks import CellMap
 from gradguard.rules import N_, Rule, rule_for
 from gradguard.rules.retain_costs import RETAIN_WHY_NOT
 from gradguard.suppression import suppressions
@@ -138,31 +139,42 @@ def explain_rule(code_or_name: str, locale: str | None) -> str | None:
     ))
 
 
-def explain_finding(finding: Finding, locale: str | None) -> str:
+def explain_finding(finding: Finding, locale: str | None, cells: CellMap | None = None) -> str:
     """A finding as Markdown, in ``locale``, the fix first: a title line (rule code and
     name), the preferred fix (or the first one), why (each related location with its
     line), what happens at run time in one line, when a ``retain_graph=True`` alternative
     is offered why it is not the fix (what it would cost, from that fix's own arguments),
     and the link to the rule's page. The diagnostic's message is not repeated: editors
-    show it above the hover."""
+    show it above the hover. In a notebook (``cells``: the finding's positions are in the
+    program of its code cells) line numbers are counted in cells, as
+    :meth:`~gradguard.notebooks.CellMap.message` counts them."""
     _ = _tr(locale)
+    home = cells.cell_of(finding.span.start.line) if cells is not None else 0
+
+    def local(message: Message) -> Message:
+        return cells.message(message, home) if cells is not None else message
+
+    def render(message: Message) -> str:
+        return i18n.render(local(message), locale)
+
     rule = rule_for(finding.code)
     parts = [_heading(rule, finding.code)]
     fix = finding.preferred_fix or (finding.fixes[0] if finding.fixes else None)
     if fix is not None:
-        parts.append(f"**{_(_FIX)}** {i18n.render(fix.title, locale)}")
+        parts.append(f"**{_(_FIX)}** {render(fix.title)}")
     if finding.related:
-        parts.append("\n".join([f"**{_(_WHY)}**"] + [
-            "- " + _(_RELATED).format(line=r.span.start.line,
-                                      message=i18n.render(r.message, locale))
-            for r in finding.related]))
+        why = [f"**{_(_WHY)}**"]
+        for r in finding.related:  # (a line in an imported module is not a cell's)
+            item = Message(_RELATED, {"line": r.span.start.line, "message": local(r.message)})
+            why.append("- " + i18n.render(local(item) if r.span.path is None else item, locale))
+        parts.append("\n".join(why))
     at_run_time = _AT_RUN_TIME.get(finding.code) or _AT_RUN_TIME.get(finding.code[:3])
     if at_run_time is not None:
         parts.append(f"**{_(_AT_RUN_TIME_HEADING)}** {_(at_run_time)}")
     retain = next((f for f in finding.fixes if f.title.msgid in RETAIN_WHY_NOT), None)
     if retain is not None:
         why = Message(RETAIN_WHY_NOT[retain.title.msgid], retain.title.args)
-        parts.append(f"**{_(_WHY_NOT_RETAIN)}** {i18n.render(why, locale)}")
+        parts.append(f"**{_(_WHY_NOT_RETAIN)}** {render(why)}")
     if rule is not None:
         parts.append(f"[{_(_RULE_DOCS)}]({rule.url})")
     return "\n\n".join(parts)
@@ -232,15 +244,15 @@ def _contains(finding: Finding, pos: Pos, lines: Sequence[str]) -> bool:
                for span in (finding.span,) + fix_sites(finding, lines))
 
 
-def hover_markdown(text: str, pos: Pos, findings: Sequence[Finding], locale: str | None
-                   ) -> str | None:
+def hover_markdown(text: str, pos: Pos, findings: Sequence[Finding], locale: str | None,
+                   cells: CellMap | None = None) -> str | None:
     """The hover at ``pos`` in ``text``: the findings whose span, or the site of whose
     preferred fix on another line (:func:`~gradguard.analysis.model.fix_sites`),
     contains ``pos`` (separated by rules), else the explanation of the token there, else
-    ``None``."""
+    ``None``. ``cells``: ``text`` is a notebook's program (see :func:`explain_finding`)."""
     lines = re.split(r"\r\n|\r|\n", text)
     hits = [f for f in findings if _contains(f, pos, lines)]
     if hits:
-        return "\n\n---\n\n".join(explain_finding(f, locale) for f in hits)
+        return "\n\n---\n\n".join(explain_finding(f, locale, cells) for f in hits)
     return explain_token(text, pos, locale)
 

@@ -109,6 +109,13 @@ class CellMap:
             k = self._index(pos.line - 1)
         return self.numbers[k], Pos(pos.line - self.starts[k] + 1, pos.column)
 
+    def position(self, cell: int, pos: Pos) -> Pos | None:
+        """The program position of ``pos`` in the cell numbered ``cell``; None for a cell
+        that is not one of the program's code cells."""
+        if cell not in self.numbers:
+            return None
+        return Pos(self.starts[self.numbers.index(cell)] + pos.line - 1, pos.column)
+
     def cell_of(self, line: int) -> int:
         """The number of the cell holding program line ``line``."""
         return self.locate(Pos(line, 0))[0]
@@ -291,23 +298,40 @@ def _is_python(data: dict, cell: dict) -> bool:
     return not isinstance(language, str) or language == "python"
 
 
+@dataclass(frozen=True)
+class CodeCell:
+    """One code cell as the program is made of it: its 1-based ``number`` among all the
+    notebook's cells (markdown included), its ``source``, and whether it is ``python``
+    (a cell of another language is all placeholders)."""
+
+    number: int
+    source: str
+    python: bool = True
+
+
 def _program(data: dict) -> tuple[str, CellMap]:
     """The program of the code cells of ``data`` and its :class:`CellMap`."""
+    return program(CodeCell(number, _source(cell), _is_python(data, cell))
+                   for number, cell in enumerate(data["cells"], start=1)
+                   if cell["cell_type"] == "code")
+
+
+def program(cells: Iterable[CodeCell]) -> tuple[str, CellMap]:
+    """The program of ``cells`` (a notebook's code cells, in order), IPython syntax held
+    by placeholders, and its :class:`CellMap`: what the CLI reads from a file and the
+    language server from a synced notebook."""
     parts: list[str] = []
     numbers, starts, sizes, held = [], [], [], set()
     line = 1
-    for number, cell in enumerate(data["cells"], start=1):
-        if cell["cell_type"] != "code":
-            continue
-        lines = split_lines(_source(cell))
-        indents = _placeholders(lines) if _is_python(data, cell) else \
-            dict.fromkeys(range(len(lines)), "")
+    for cell in cells:
+        lines = split_lines(cell.source)
+        indents = _placeholders(lines) if cell.python else dict.fromkeys(range(len(lines)), "")
         for i, indent in indents.items():
             lines[i] = _placeholder(lines[i], indent)
         text = "".join(lines)
         if lines and not text.endswith(("\n", "\r")):
             text += "\n"
-        numbers.append(number)
+        numbers.append(cell.number)
         starts.append(line)
         sizes.append(len(lines))
         held.update(line + i for i in indents)

@@ -22,7 +22,7 @@ from lsp_client import (BROKEN_ROOT_SERVER, BROKEN_RULE_SERVER, FAKE_SERVER, HER
 def pytest_configure(config):
     config.addinivalue_line(
         "markers", "init(options=None, locale=None, configuration=None, refresh=False, "
-        "progress=True): what the client sends at initialize (initializationOptions, "
+        "progress=True, notebooks=False): what the client sends at initialize (initializationOptions, "
         "InitializeParams.locale, workspace/diagnostic/refresh and window.workDoneProgress "
         "support) and answers to workspace/configuration")
 
@@ -34,9 +34,9 @@ def pytest_collection_modifyitems(items):
             item.add_marker(pytest.mark.filterwarnings("error::pytest_lsp.LspSpecificationWarning"))
 
 
-async def _session(request, client: Client, default_options: Any = None):
+async def _session(request, client: Client, default_options: Any = None, **defaults: Any):
     marker = request.node.get_closest_marker("init")
-    kwargs = dict(marker.kwargs) if marker else {}
+    kwargs = {**defaults, **(marker.kwargs if marker else {})}
     root = request.getfixturevalue("workspace") if "workspace" in request.fixturenames else None
     client.profile = request.param
     client.init_result = await start(client, request.param,
@@ -82,5 +82,14 @@ async def broken_root(request, lsp_client: Client):
 async def real_zh_env(request, lsp_client: Client):
     """Like ``real``, with the server started under ``LANG=zh_CN.UTF-8``."""
     await _session(request, lsp_client)
+    yield
+    await lsp_client.shutdown_session()
+
+
+@pytest_lsp.fixture(params=["visual-studio-code"], config=server_config(REAL_SERVER))
+async def vscode(request, lsp_client: Client):
+    """``gradguard lsp`` (the real engine) initialised as VS Code with notebook sync (as
+    vscode-languageclient 9 syncs notebooks), debounce 0, and the ``init`` marker's."""
+    await _session(request, lsp_client, {"debounceMs": 0}, notebooks=True)
     yield
     await lsp_client.shutdown_session()

@@ -107,6 +107,33 @@ class Client(LanguageClient):
             text_document=t.VersionedTextDocumentIdentifier(uri=uri, version=version),
             content_changes=list(changes)))
 
+    def open_notebook(self, uri: str, cells: list[tuple[str, str, str]], version: int = 1
+                      ) -> list[str]:
+        """Open a Jupyter notebook ``uri`` as VS Code syncs it: ``cells`` are (cell URI,
+        language, text), a ``markdown`` cell is a markup cell; every cell at version 1."""
+        self.notebook_document_did_open(t.DidOpenNotebookDocumentParams(
+            notebook_document=t.NotebookDocument(
+                uri=uri, notebook_type="jupyter-notebook", version=version, cells=[
+                    t.NotebookCell(kind=t.NotebookCellKind.Markup if language == "markdown"
+                                   else t.NotebookCellKind.Code, document=cell)
+                    for cell, language, _ in cells]),
+            cell_text_documents=[t.TextDocumentItem(uri=cell, language_id=language, version=1,
+                                                    text=text) for cell, language, text in cells]))
+        return [cell for cell, _, _ in cells]
+
+    def change_notebook(self, uri: str, version: int,
+                        texts: list[tuple[str, int, t.TextDocumentContentChangeEvent]] = (),
+                        structure: t.NotebookDocumentCellChangeStructure | None = None) -> None:
+        """A ``notebookDocument/didChange`` of notebook ``uri`` to ``version``: ``texts``
+        are (cell URI, its new version, the change), ``structure`` cells added or removed."""
+        self.notebook_document_did_change(t.DidChangeNotebookDocumentParams(
+            notebook_document=t.VersionedNotebookDocumentIdentifier(version=version, uri=uri),
+            change=t.NotebookDocumentChangeEvent(cells=t.NotebookDocumentCellChanges(
+                structure=structure,
+                text_content=[t.NotebookDocumentCellContentChanges(
+                    document=t.VersionedTextDocumentIdentifier(uri=cell, version=v),
+                    changes=[change]) for cell, v, change in texts] or None))))
+
     def save(self, uri: str) -> None:
         self.text_document_did_save(t.DidSaveTextDocumentParams(t.TextDocumentIdentifier(uri)))
 
@@ -219,11 +246,13 @@ def server_config(command: list[str], env: dict[str, str] | None = None) -> Clie
 async def start(client: Client, profile: str, init_options: Any = None,
                 root: pathlib.Path | None = None, locale: str | None = None,
                 configuration: dict | None = None, refresh: bool = False,
-                progress: bool = True) -> t.InitializeResult:
+                progress: bool = True, notebooks: bool = False) -> t.InitializeResult:
     """Initialise ``client`` as ``profile`` would; ``configuration`` is what it answers
     to workspace/configuration for section ``gradguard``; ``refresh``: the client also
     supports ``workspace/diagnostic/refresh``; ``progress`` False: it does not support
-    ``window.workDoneProgress`` (every profile does)."""
+    ``window.workDoneProgress`` (every profile does); ``notebooks``: it syncs notebooks
+    (``notebookDocument.synchronization`` as vscode-languageclient 9 fills it in; no
+    profile pytest-lsp ships does)."""
     if configuration is not None:
         client.set_configuration(configuration, section="gradguard")
     folders = [t.WorkspaceFolder(uri=root.as_uri(), name=root.name)] if root else None
@@ -233,6 +262,10 @@ async def start(client: Client, profile: str, init_options: Any = None,
             refresh_support=True)
     if not progress:
         capabilities.window.work_done_progress = False
+    if notebooks:
+        capabilities.notebook_document = t.NotebookDocumentClientCapabilities(
+            synchronization=t.NotebookDocumentSyncClientCapabilities(
+                dynamic_registration=True, execution_summary_support=True))
     return await asyncio.wait_for(client.initialize_session(t.InitializeParams(
         capabilities=capabilities,
         client_info=t.ClientInfo(name=profile),

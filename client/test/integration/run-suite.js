@@ -128,10 +128,11 @@ async function main() {
   // What ships is what is tested: the extension under test is the unpacked .vsix.
   execFileSync(python, ["-m", "zipfile", "-e", vsix, path.join(tmp, "vsix")]);
   const extDev = path.join(tmp, "vsix", "extension");
-  // A workspace with the example training script, set to the project's interpreter.
+  // A workspace with the example training script and notebook, set to the project's interpreter.
   const ws = path.join(tmp, "workspace");
   fs.mkdirSync(path.join(ws, ".vscode"), { recursive: true });
   fs.copyFileSync(need(path.join(ROOT, "examples/char_rnn.py"), "the example"), path.join(ws, "char_rnn.py"));
+  fs.copyFileSync(need(path.join(ROOT, "examples/char_rnn.ipynb"), "the example notebook"), path.join(ws, "char_rnn.ipynb"));
   fs.writeFileSync(path.join(ws, ".vscode", "settings.json"), JSON.stringify({ "gradguard.interpreter": python }, null, 2));
   // A Python that cannot import gradguard (a bare venv of the same base interpreter).
   const bare = path.join(tmp, "venv-without-gradguard");

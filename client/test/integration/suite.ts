@@ -291,5 +291,53 @@ export async function run(): Promise<void> {
     assert.deepStrictEqual([found.range.start.line, found.range.start.character], [4, 0]);
     await vscode.commands.executeCommand("workbench.action.revertAndCloseActiveEditor");
   });
+  await step("a .ipynb with the char_rnn hazard over three code cells: GG102 in the training cell, its hover and quick fix there", async () => {
+    // examples/char_rnn.ipynb: a markdown cell, then the model defined (after `%matplotlib inline`),
+    // built and trained in three code cells; no cell has the hazard alone
+    const notebook = await vscode.workspace.openNotebookDocument(vscode.Uri.joinPath(folder.uri, "char_rnn.ipynb"));
+    const notebookEditor = await vscode.window.showNotebookDocument(notebook);
+    const cells = notebook.getCells();
+    assert.deepStrictEqual(cells.map((c) => [c.kind, c.document.languageId]), [
+      [vscode.NotebookCellKind.Markup, "markdown"], [vscode.NotebookCellKind.Code, "python"],
+      [vscode.NotebookCellKind.Code, "python"], [vscode.NotebookCellKind.Code, "python"]]);
+    const train = cells[3].document;
+    const cellWhere = layout(train.getText());
+    const found = await waitFor("the GG102 diagnostic in the training cell", () =>
+      gradguardDiagnostics(train.uri).find((d) => codeOf(d) === "GG102"), 120000);
+    log(`${train.uri.toString()}: ${codeOf(found)}@${found.range.start.line}:${found.range.start.character} ${found.message}`);
+    assert.deepStrictEqual([found.range.start.line, found.range.start.character], [cellWhere.backward, cellWhere.indent]);
+    assert.strictEqual(found.message, `\`loss\` reaches the previous iteration's graph through \`hidden\`, which the backward on line ${cellWhere.backward + 1} freed in that iteration`);
+    assert.deepStrictEqual(found.relatedInformation?.map((r) => [r.location.uri.toString(), r.message]), [
+      [train.uri.toString(), "graph of `hidden` built here"], [train.uri.toString(), "this backward freed it"]]);
+    assert.deepStrictEqual(cells.slice(0, 3).map((c) => gradguardDiagnostics(c.document.uri).length), [0, 0, 0]);
+    const fix = `Detach \`hidden\` after the backward on line ${cellWhere.backward + 1}, so the next iteration starts a new graph`;
+    const hover = await hoverContaining(train, found.range.start, "**GG102** `graph-carried-across-iterations`");
+    log(`hover in the cell: ${hover.slice(0, 120)}...`);
+    assert.ok(hover.includes(`**Fix:** ${fix}`), hover);
+    // the workbench makes a cell's text model when its editor is rendered: the code action
+    // command needs it, so the training cell is revealed first
+    notebookEditor.revealRange(new vscode.NotebookRange(3, 4), vscode.NotebookEditorRevealType.InCenter);
+    notebookEditor.selection = new vscode.NotebookRange(3, 4);
+    const actions = await waitFor("the quick fixes in the training cell", async () => {
+      try {
+        return await vscode.commands.executeCommand<vscode.CodeAction[]>(
+          "vscode.executeCodeActionProvider", train.uri, found.range, vscode.CodeActionKind.QuickFix.value, 10);
+      } catch (e) {
+        log(`code actions not there yet: ${(e as Error).message}`);
+        return undefined;
+      }
+    }, 30000);
+    log(`quick fixes in the cell: ${actions.map((a) => a.title).join(" | ")}`);
+    const preferred = actions.find((a) => a.isPreferred);
+    assert.ok(preferred?.edit, "a preferred quick fix with an edit");
+    assert.strictEqual(preferred.title, fix);
+    assert.deepStrictEqual(preferred.edit.entries().map(([uri]) => uri.toString()), [train.uri.toString()]);
+    assert.ok(await vscode.workspace.applyEdit(preferred.edit));
+    const fixed = [...cellWhere.lines];
+    fixed.splice(cellWhere.backward + 1, 0, `${" ".repeat(cellWhere.indent)}hidden = hidden.detach()`);
+    assert.strictEqual(train.getText(), fixed.join("\n"));
+    await waitFor("the diagnostic to go away after the fix", () => gradguardDiagnostics(train.uri).length === 0 || undefined, 60000);
+    await vscode.commands.executeCommand("workbench.action.revertAndCloseActiveEditor");
+  });
   log(`all steps passed in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
 }

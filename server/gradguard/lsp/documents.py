@@ -24,14 +24,17 @@ from __future__ import annotations
 
 import asyncio
 import difflib
+import os
 from dataclasses import dataclass, field
 from typing import Callable, Mapping, Sequence
 
 from lsprotocol import types as t
+from pygls.uris import to_fs_path
 from pygls.workspace import TextDocument, Workspace
 
 from gradguard import fixes
 from gradguard.analysis.model import EngineError, FileResult, Finding, moved_finding
+from gradguard.lsp import convert
 from gradguard.lsp.convert import split_lines
 from gradguard.workspace import read_text
 
@@ -206,3 +209,37 @@ def remap_findings(findings: Sequence[Finding], mapped: Callable[[int], int | No
     """
     return tuple(moved for finding in findings
                  if (moved := moved_finding(finding, mapped, strict=False)) is not None)
+
+
+def path_of(uri: str) -> str | None:
+    """The absolute path of a ``file:`` URI (as the engine names the user's modules),
+    else None."""
+    path = to_fs_path(uri) if uri.startswith("file:") else None
+    return os.path.abspath(path) if path else None
+
+
+class ForeignLines:
+    """The lines of the imported modules a snapshot's findings point into: the texts the
+    analysis read (``texts``, by path), else the file's current text (open buffer or
+    disk, as the engine reads it); each split once."""
+
+    def __init__(self, texts: Mapping[str, str]):
+        self.texts = texts
+        self._lines: dict[str, list[str]] = {}
+
+    def lines(self, path: str) -> list[str]:
+        if path not in self._lines:
+            text = self.texts.get(path)
+            if text is None:
+                text = read_text(path) or ""
+            self._lines[path] = convert.split_lines(text)
+        return self._lines[path]
+
+    def key(self, finding: Finding) -> tuple:
+        """What of the other files ``finding``'s diagnostic is made from: each of its
+        spans there with the text of its lines."""
+        spans = [r.span for r in finding.related] + [
+            e.span for fix in finding.fixes for e in fix.edits]
+        return tuple((s.path, s.start.line, s.end.line,
+                      tuple(self.lines(s.path)[s.start.line - 1:s.end.line]))
+                     for s in spans if s.path is not None)

@@ -12,6 +12,9 @@ followed (one :class:`~gradguard.workspace.Workspace` per server; an open buffer
 unsaved, wins over the disk). Related locations and fix edits may then be in another
 file; each document remembers the modules its last analysis read, and is analysed again
 when one of them changes (edited in its buffer, saved, closed, or changed on disk).
+
+A Jupyter notebook the client syncs as a notebook (``notebookDocumentSync``) is analysed
+as one program and published per cell: see :mod:`gradguard.lsp.notebooks`.
 """
 
 from __future__ import annotations
@@ -21,7 +24,6 @@ import asyncio
 import dataclasses
 import itertools
 import logging
-import os
 import posixpath
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Callable, Iterable, Mapping, Sequence
@@ -40,9 +42,9 @@ from gradguard.analysis.imports import digest
 from gradguard.analysis.model import (EngineError, FileResult, Finding, Message, Span,
                                       finding_lines, fix_sites, moved_error)
 from gradguard.fixes import compatible_fixes
-from gradguard.lsp import convert
-from gradguard.lsp.documents import (Analyzer, DocumentState, LspWorkspace, OpenTexts,
-                                     Snapshot, line_mapper, remap_findings)
+from gradguard.lsp import convert, notebooks
+from gradguard.lsp.documents import (Analyzer, DocumentState, ForeignLines, LspWorkspace,
+                                     OpenTexts, Snapshot, line_mapper, path_of, remap_findings)
 from gradguard.lsp.settings import DEFAULTS, EditorSettings, apply_settings, effective_config
 from gradguard.rules import N_, engine_error_message, rule_for
 from gradguard.suppression import noqa_edit, unsuppressed
@@ -64,6 +66,10 @@ _SEVERITY = {
     "warning": t.DiagnosticSeverity.Warning,
     "info": t.DiagnosticSeverity.Information,
 }
+
+Placer = Callable[[Span], "tuple[str, t.Range]"]
+"""Where a span of an analysed text is shown: the URI of its document and the range there
+(see :meth:`GradGuardServer.place_in`)."""
 
 _CLIENT_TIMEOUT = 30.0  # seconds to wait for the client's answer to our requests
 
@@ -95,10 +101,12 @@ class GradGuardServer(LanguageServer):
     def __init__(self, analyzer_factory: Callable[[], Analyzer] | None = None):
         super().__init__("gradguard", __version__,
                          text_document_sync_kind=t.TextDocumentSyncKind.Incremental,
+                         notebook_document_sync=notebooks.SYNC,
                          protocol_cls=GradGuardProtocol)
         self.analyzer_factory = analyzer_factory or incremental_analyzer
         self.executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="gradguard-engine")
         self.documents: dict[str, DocumentState] = {}
+        self.notebooks: dict[str, notebooks.NotebookState] = {}  # synced notebooks, by URI
         self.init_options: Any = None
         self.client_locale: str | None = None
         self.editor_settings: EditorSettings = DEFAULTS
@@ -122,14 +130,16 @@ class GradGuardServer(LanguageServer):
 
     def editor_settings_for(self, uri: str) -> EditorSettings:
         """The editor settings of the workspace folder holding ``uri`` (the longest
-        matching folder), else the global ones."""
+        matching folder; a synced notebook's cell: the notebook's), else the global ones."""
+        uri = self.owner_uri(uri)
         folders = [f for f in self.folder_settings if uri.startswith(f.rstrip("/") + "/")]
         return self.folder_settings[max(folders, key=len)] if folders else self.editor_settings
 
     def project_config(self, uri: str) -> config.Settings:
         """The ``[tool.gradguard]`` settings that govern ``uri`` (defaults for a document
         that is not a file, or when the governing ``pyproject.toml`` is invalid: its
-        problem is shown to the user)."""
+        problem is shown to the user; a synced notebook's cell: the notebook's)."""
+        uri = self.owner_uri(uri)
         path = to_fs_path(uri) if uri.startswith("file:") else None
         if path is None:
             return config.Settings()
@@ -138,6 +148,15 @@ class GradGuardServer(LanguageServer):
         except config.ConfigError as error:
             self.show_problems(error.messages, key=f"project:{path}")
             return config.Settings()
+
+    def owner_uri(self, uri: str) -> str:
+        """The URI of the synced notebook holding the cell ``uri``, else ``uri``."""
+        state = notebooks.owner(self, uri)
+        return state.uri if state is not None else uri
+
+    def states(self) -> list[DocumentState]:
+        """The state of every open document and synced notebook."""
+        return [*self.documents.values(), *self.notebooks.values()]
 
     def open_document(self, uri: str):
         """The open document ``uri`` (pygls keys documents by the percent-decoded URI, as
@@ -230,14 +249,20 @@ class GradGuardServer(LanguageServer):
         if self.pull and self.capability("workspace.diagnostics.refresh_support", False):
             # ask for a refresh once the new results exist, so the pull that follows
             # gets them rather than an "unchanged" report
-            tasks = [s.task for s in self.documents.values() if s.task is not None]
+            tasks = [s.task for s in self.states() if s.task is not None]
             await asyncio.gather(*tasks, return_exceptions=True)
             self.workspace_diagnostic_refresh(None)
 
     # ----------------------------------------------------------------- analysis
 
     def schedule(self, uri: str, delay_ms: int) -> None:
-        """(Re)start the analysis of ``uri`` after ``delay_ms``; cancels the pending one."""
+        """(Re)start the analysis of document or notebook ``uri`` after ``delay_ms``;
+        cancels the pending one."""
+        if uri in self.notebooks:
+            state = self.notebooks[uri]
+            state.cancel()
+            state.task = asyncio.ensure_future(notebooks.analyse(self, state, delay_ms))
+            return
         state = self.documents.get(uri)
         if state is None:
             return
@@ -256,24 +281,9 @@ class GradGuardServer(LanguageServer):
             self.publish(state, Snapshot(version, text, (), generation=generation))
             self.refreshed(state)
             return
-        rules = self.config_for(state.uri)
-        job = None
-        if state.path is not None:
-            job = _ImportJob(self.modules, self.open_texts, self.buffer_texts(),
-                             self.module_edits)
-        loop = asyncio.get_running_loop()
-        # TRANSLATORS: the title of the progress shown (VS Code: in the status bar) while
-        # a file is analysed for longer than half a second; {file} is its file name
-        progress = self.delayed_progress(Message(N_("GradGuard: analysing {file}"),
-                                                 {"file": _display_name(state.uri)}), state.uri)
+        progress = self.analysis_progress(state.uri)
         try:
-            try:
-                result, texts = await loop.run_in_executor(
-                    self.executor, _analyse_and_select, state.analyzer, text, rules,
-                    state.path, job)
-            except Exception:  # an engine bug must not stop diagnostics for good
-                logger.exception("analysis of %s failed", state.uri)
-                result, texts = None, {}
+            result, texts = await self.engine_result(state, text)
             if self.open_document(state.uri) is not doc or \
                     doc.version != version or generation != self.generation:
                 return  # superseded: a newer analysis is (or will be) scheduled
@@ -289,6 +299,31 @@ class GradGuardServer(LanguageServer):
             self.refreshed(state)
         finally:  # published, superseded or cancelled (a newer edit)
             progress.done()
+
+    async def engine_result(self, state: Any, text: str
+                            ) -> tuple[FileResult | None, dict[str, str]]:
+        """The engine's result for ``text``, the text of ``state`` (a document's or a
+        notebook's state: its ``uri``, ``path`` and ``analyzer``), run in the worker
+        thread, as :func:`_analyse_and_select` gives it; ``(None, {})`` after a bug in
+        the engine (logged: it must not stop diagnostics for good)."""
+        rules = self.config_for(state.uri)
+        job = None
+        if state.path is not None:
+            job = _ImportJob(self.modules, self.open_texts, self.buffer_texts(),
+                             self.module_edits)
+        try:
+            return await asyncio.get_running_loop().run_in_executor(
+                self.executor, _analyse_and_select, state.analyzer, text, rules, state.path, job)
+        except Exception:
+            logger.exception("analysis of %s failed", state.uri)
+            return None, {}
+
+    def analysis_progress(self, uri: str) -> _Progress:
+        """The delayed work-done progress of an analysis of ``uri`` starting now."""
+        # TRANSLATORS: the title of the progress shown (VS Code: in the status bar) while
+        # a file is analysed for longer than half a second; {file} is its file name
+        return self.delayed_progress(Message(N_("GradGuard: analysing {file}"),
+                                             {"file": _display_name(uri)}), uri)
 
     def delayed_progress(self, title: Message, uri: str) -> _Progress:
         """The work-done progress of a piece of work starting now, titled ``title`` (in
@@ -311,9 +346,10 @@ class GradGuardServer(LanguageServer):
         return texts
 
     def dependants(self, path: str, sha: str | None = None) -> list[DocumentState]:
-        """The open documents whose last analysis read the module at ``path`` (with
-        ``sha``: only those that read another text of it than the one ``sha`` hashes)."""
-        return [s for s in self.documents.values()
+        """The open documents and synced notebooks whose last analysis read the module at
+        ``path`` (with ``sha``: only those that read another text of it than the one
+        ``sha`` hashes)."""
+        return [s for s in self.states()
                 if path in s.deps and (sha is None or s.deps[path] != sha)]
 
     def module_changed(self, path: str | None, text: str | None = None,
@@ -347,7 +383,7 @@ class GradGuardServer(LanguageServer):
             return
         state.refresh = False
         if any(s.refresh and s.task is not None and not s.task.done()
-               for s in self.documents.values()):
+               for s in self.states()):
             return  # the last of them asks
         if self.pull and self.capability("workspace.diagnostics.refresh_support", False):
             self.workspace_diagnostic_refresh(None)
@@ -392,7 +428,8 @@ class GradGuardServer(LanguageServer):
         rules = self.config_for(state.uri)
         locale = self.locale_for(state.uri)
         lines = convert.split_lines(snapshot.text)
-        foreign = _ForeignLines(snapshot.texts)
+        foreign = ForeignLines(snapshot.texts)
+        place = self.place_in(state.uri, lines, foreign)
         known, made = state.rendered[3], {}
         if state.rendered[:3] != (rules, locale, self.encoding):
             known = {}
@@ -405,8 +442,8 @@ class GradGuardServer(LanguageServer):
             same = known.get(id(f))
             key = id(f) if same is not None and same[0] is f else repr(f)
             hit = known.get(key)
-            ds = hit[2] if hit is not None and hit[1] == text else \
-                self.diagnostics(state.uri, 0, lines, f, rules, locale, foreign)
+            ds = hit[2] if hit is not None and hit[1] == text else tuple(
+                d for _, d in self.diagnostics(f, place, lines, rules, locale))
             made[id(f)] = (f, text, ds)  # (the entry keeps f alive: its id stays its own)
             if key != id(f):
                 made[key] = made[id(f)]
@@ -424,68 +461,82 @@ class GradGuardServer(LanguageServer):
             self.text_document_publish_diagnostics(t.PublishDiagnosticsParams(
                 uri=state.uri, version=snapshot.version, diagnostics=list(diagnostics)))
 
-    def diagnostics(self, uri: str, version: int, lines: Sequence[str], finding: Finding,
-                    rules: config.Settings, locale: str,
-                    foreign: _ForeignLines | None = None) -> tuple[t.Diagnostic, ...]:
-        """One finding as LSP diagnostics: the finding's own, where the program fails,
-        then a Hint at each site of its preferred fix on other lines of this document
-        (:func:`~gradguard.analysis.model.fix_sites`: "fix here: ..." with the fix's
-        title), same code and source; each points to the other with its related
-        information. ``data`` carries the document version and every fix with its
-        rendered title and edits in client units, so code actions need no re-analysis,
-        from either: ``{"version": 3, "fixes": [{"title", "preferred", "edits":
-        [{"range": [l0, c0, l1, c1], "newText"}]}]}`` (a hint's also has ``"hint":
-        true``); an edit in another file (an imported module) also has its ``"uri"``.
-        Related locations and edits in another file are converted against that file's
-        lines (``foreign``)."""
-        rule = rule_for(finding.code)
+    def place_in(self, uri: str, lines: Sequence[str], foreign: ForeignLines | None = None
+                 ) -> Placer:
+        """Where spans of an analysis of document ``uri`` (its text split into ``lines``)
+        are: in ``uri``, or (``Span.path``) in an imported module, converted against that
+        file's lines (``foreign``)."""
         enc = self.encoding
-        foreign = foreign or _ForeignLines({})
+        foreign = foreign or ForeignLines({})
 
-        def location(span: Span) -> tuple[str, t.Range]:
+        def place(span: Span) -> tuple[str, t.Range]:
             if span.path is None:
                 return uri, convert.to_lsp_range(lines, span, enc)
             return from_fs_path(span.path), convert.to_lsp_range(foreign.lines(span.path),
                                                                  span, enc)
+        return place
+
+    def diagnostics(self, finding: Finding, place: Placer, lines: Sequence[str],
+                    rules: config.Settings, locale: str,
+                    local: Callable[[Message], Message] = lambda m: m
+                    ) -> tuple[tuple[str, t.Diagnostic], ...]:
+        """One finding as LSP diagnostics, each with the URI of the document it is
+        published for: the finding's own, where the program fails, then a Hint at each
+        site of its preferred fix on other lines of the analysed text (split into
+        ``lines``; :func:`~gradguard.analysis.model.fix_sites`: "fix here: ..." with the
+        fix's title), same code and source; each points to the other with its related
+        information. ``place`` says where a span of the analysed text is (URI and range:
+        see :meth:`place_in`; a notebook's program spans are in its cells), ``local``
+        what a message says there (a notebook's line numbers counted in cells). ``data``
+        carries the document version (0 here: :meth:`publish` fills it in) and every fix
+        with its rendered title and edits in client units, so code actions need no
+        re-analysis, from either: ``{"version": 3, "fixes": [{"title", "preferred",
+        "edits": [{"range": [l0, c0, l1, c1], "newText"}]}]}`` (a hint's also has
+        ``"hint": true``); an edit in another document than the diagnostic's (an
+        imported module, another cell) also has its ``"uri"``."""
+        rule = rule_for(finding.code)
+        uri, main_range = place(finding.span)
+
+        def render(message: Message) -> str:
+            return i18n.render(local(message), locale)
 
         def edit(e) -> dict:
-            at, rng = location(e.span)
+            at, rng = place(e.span)
             return {"range": convert.range_to_json(rng), "newText": e.new_text,
-                    **({"uri": at} if e.span.path is not None else {})}
+                    **({"uri": at} if at != uri else {})}
 
         fixes = [{
-            "title": i18n.render(fix.title, locale),
+            "title": render(fix.title),
             "preferred": fix.preferred,
             "edits": [edit(e) for e in fix.edits],
         } for fix in finding.fixes]
         main = t.Diagnostic(
-            range=convert.to_lsp_range(lines, finding.span, enc),
-            message=i18n.render(finding.message, locale),
+            range=main_range,
+            message=render(finding.message),
             severity=_SEVERITY[config.severity_for(rules, finding.code)] if rule
             else t.DiagnosticSeverity.Warning,
             code=finding.code,
             code_description=t.CodeDescription(href=rule.url) if rule else None,
             source=SOURCE,
             related_information=[t.DiagnosticRelatedInformation(
-                location=t.Location(*location(r.span)),
-                message=i18n.render(r.message, locale)) for r in finding.related] or None,
-            data={"version": version, "fixes": fixes},
+                location=t.Location(*place(r.span)), message=render(r.message))
+                for r in finding.related] or None,
+            data={"version": 0, "fixes": fixes},
         )
-        sites = fix_sites(finding, lines)
+        sites = [place(span) for span in fix_sites(finding, lines)]
         if not sites:
-            return (main,)
+            return ((uri, main),)
         here = i18n.render(Message(N_("fix here: {fix}"),
-                                   {"fix": finding.preferred_fix.title}), locale)
-        hints = tuple(attrs.evolve(
-            main, range=convert.to_lsp_range(lines, span, enc), message=here,
-            severity=t.DiagnosticSeverity.Hint,
+                                   {"fix": local(finding.preferred_fix.title)}), locale)
+        hints = tuple((at, attrs.evolve(
+            main, range=rng, message=here, severity=t.DiagnosticSeverity.Hint,
             related_information=[t.DiagnosticRelatedInformation(
                 location=t.Location(uri, main.range), message=main.message)],
-            data={**main.data, "hint": True}) for span in sites)
+            data={**main.data, "hint": True})) for at, rng in sites)
         main.related_information = (main.related_information or []) + [
-            t.DiagnosticRelatedInformation(location=t.Location(uri, h.range), message=here)
-            for h in hints]
-        return (main,) + hints
+            t.DiagnosticRelatedInformation(location=t.Location(at, h.range), message=here)
+            for at, h in hints]
+        return ((uri, main),) + hints
 
     def error_diagnostic(self, lines: Sequence[str], error: EngineError, locale: str
                          ) -> t.Diagnostic:
@@ -499,7 +550,10 @@ class GradGuardServer(LanguageServer):
     def current(self, uri: str) -> Snapshot | None:
         """The published snapshot of ``uri`` if it belongs to the document's current
         version and configuration, else ``None`` (its edits would land on the wrong
-        text, or it is about to be replaced)."""
+        text, or it is about to be replaced). A synced notebook's cell: see
+        :func:`~gradguard.lsp.notebooks.cell_snapshot`."""
+        if notebooks.owner(self, uri) is not None:
+            return notebooks.cell_snapshot(self, uri)
         state, doc = self.documents.get(uri), self.open_document(uri)
         if state is None or doc is None or state.published is None:
             return None
@@ -512,15 +566,15 @@ class GradGuardServer(LanguageServer):
         none). Start from a new workspace (jedi's look-ups are kept for a workspace's
         life) and analyse every open file again."""
         self.modules = Workspace(text_of=self.open_texts.text_of)
-        for state in list(self.documents.values()):
+        for state in self.states():
             if state.path is not None:
                 state.stale = state.refresh = True
                 self.schedule(state.uri, 0)
 
     def reanalyse_all(self) -> None:
-        """Analyse every open document again (settings changed)."""
-        for uri in list(self.documents):
-            self.schedule(uri, 0)
+        """Analyse every open document and synced notebook again (settings changed)."""
+        for state in self.states():
+            self.schedule(state.uri, 0)
 
     # ----------------------------------------------------------------- edits
 
@@ -556,14 +610,16 @@ class GradGuardServer(LanguageServer):
 
     def unchanged_since(self, snapshot: Snapshot, uri: str) -> bool:
         """Whether the file ``uri`` (another one than ``snapshot``'s) still has the text
-        the analysis of ``snapshot`` read (its open buffer's, else the disk's): edits
-        computed against that text land where they should. False for a file the
-        analysis did not read."""
-        path = _path_of(uri)
-        read = snapshot.texts.get(path) if path is not None else None
+        the analysis of ``snapshot`` read (its open buffer's, else the disk's; another
+        cell of a notebook: its open text): edits computed against that text land where
+        they should. False for a document the analysis did not read."""
+        path = path_of(uri)
+        read = snapshot.texts.get(path if path is not None else uri)
         if read is None:
             return False
         doc = self.open_document(uri)
+        if path is None:
+            return doc is not None and doc.source == read
         return (doc.source if doc is not None else read_text(path)) == read
 
     def suppression_edits(self, snapshot: Snapshot, code: str, line: int) -> list[t.TextEdit]:
@@ -618,33 +674,6 @@ def _display_name(uri: str) -> str:
     return posixpath.basename(unquote(urlparse(uri).path)) or uri
 
 
-class _ForeignLines:
-    """The lines of the imported modules a snapshot's findings point into: the texts the
-    analysis read (``texts``, by path), else the file's current text (open buffer or
-    disk, as the engine reads it); each split once."""
-
-    def __init__(self, texts: Mapping[str, str]):
-        self.texts = texts
-        self._lines: dict[str, list[str]] = {}
-
-    def lines(self, path: str) -> list[str]:
-        if path not in self._lines:
-            text = self.texts.get(path)
-            if text is None:
-                text = read_text(path) or ""
-            self._lines[path] = convert.split_lines(text)
-        return self._lines[path]
-
-    def key(self, finding: Finding) -> tuple:
-        """What of the other files ``finding``'s diagnostic is made from: each of its
-        spans there with the text of its lines."""
-        spans = [r.span for r in finding.related] + [
-            e.span for fix in finding.fixes for e in fix.edits]
-        return tuple((s.path, s.start.line, s.end.line,
-                      tuple(self.lines(s.path)[s.start.line - 1:s.end.line]))
-                     for s in spans if s.path is not None)
-
-
 @dataclasses.dataclass(frozen=True)
 class _ImportJob:
     """What an analysis of a file needs to follow its imports, handed to the worker
@@ -690,13 +719,14 @@ def _analyse_and_select(analyzer: Analyzer, text: str, rules: config.Settings,
 
 def _fix_edits(fix: Any) -> list[tuple[str | None, t.TextEdit]] | None:
     """The edits of ``fix``, a fix as :meth:`GradGuardServer.diagnostic` puts it in
-    ``data``, each with the URI of the document it is in (None: the diagnostic's);
-    ``None`` when it is not one (the client sent back something else)."""
+    ``data``, each with the URI of the document it is in (None: the diagnostic's; another
+    is edited only while it has the text the analysis read, see
+    :meth:`GradGuardServer.unchanged_since`); ``None`` when it is not one (the client
+    sent back something else)."""
     edits = fix.get("edits") if isinstance(fix, dict) else None
     if not isinstance(edits, list) or not all(
             isinstance(e, dict) and isinstance(e.get("newText"), str) and
-            (e.get("uri") is None or isinstance(e["uri"], str) and e["uri"].startswith("file:"))
-            for e in edits):
+            (e.get("uri") is None or isinstance(e["uri"], str)) for e in edits):
         return None
     try:
         return [(e.get("uri"), t.TextEdit(range=convert.range_from_json(e.get("range")),
@@ -730,19 +760,14 @@ async def _initialized(ls: GradGuardServer, params: t.InitializedParams) -> None
             logger.warning("could not watch pyproject.toml and *.py: %s", error)
 
 
-def _path_of(uri: str) -> str | None:
-    """The absolute path of a ``file:`` URI (as the engine names the user's modules),
-    else None."""
-    path = to_fs_path(uri) if uri.startswith("file:") else None
-    return os.path.abspath(path) if path else None
-
-
 def _did_open(ls: GradGuardServer, params: t.DidOpenTextDocumentParams) -> None:
     uri = params.text_document.uri
+    if notebooks.owner(ls, uri) is not None:
+        return  # a synced notebook's cell: analysed with its notebook
     old = ls.documents.pop(uri, None)
     if old is not None:
         old.cancel()
-    state = ls.documents[uri] = DocumentState(uri, ls.analyzer_factory(), _path_of(uri))
+    state = ls.documents[uri] = DocumentState(uri, ls.analyzer_factory(), path_of(uri))
     ls.schedule(uri, 0)
     ls.module_changed(state.path, params.text_document.text)  # its buffer now wins
 
@@ -775,6 +800,8 @@ def _did_save(ls: GradGuardServer, params: t.DidSaveTextDocumentParams) -> None:
 
 def _did_close(ls: GradGuardServer, params: t.DidCloseTextDocumentParams) -> None:
     uri = params.text_document.uri
+    if notebooks.owner(ls, uri) is not None:
+        return  # a synced notebook's cell: its diagnostics are the notebook's
     state = ls.documents.pop(uri, None)
     if state is not None:
         state.cancel()
@@ -807,6 +834,18 @@ async def _pull_diagnostics(ls: GradGuardServer, params: t.DocumentDiagnosticPar
 
 def _hover(ls: GradGuardServer, params: t.HoverParams) -> t.Hover | None:
     uri = params.text_document.uri
+    if notebooks.owner(ls, uri) is not None:
+        markdown = notebooks.hover(ls, uri, params.position)
+    else:
+        markdown = _document_hover(ls, uri, params.position)
+    if markdown is None:
+        return None
+    formats = ls.capability("text_document.hover.content_format") or [t.MarkupKind.Markdown]
+    kind = t.MarkupKind.Markdown if t.MarkupKind.Markdown in formats else t.MarkupKind.PlainText
+    return t.Hover(contents=t.MarkupContent(kind=kind, value=markdown))
+
+
+def _document_hover(ls: GradGuardServer, uri: str, position: t.Position) -> str | None:
     doc = ls.open_document(uri)
     state = ls.documents.get(uri)
     if doc is None or state is None or not ls.editor_settings_for(uri).enable:
@@ -816,13 +855,8 @@ def _hover(ls: GradGuardServer, params: t.HoverParams) -> t.Hover | None:
     if state.published is not None:
         findings = remap_findings(state.published.findings,
                                   line_mapper(state.published.text, text))
-    pos = convert.from_lsp_position(convert.split_lines(text), params.position, ls.encoding)
-    markdown = explain.hover_markdown(text, pos, findings, ls.locale_for(uri))
-    if markdown is None:
-        return None
-    formats = ls.capability("text_document.hover.content_format") or [t.MarkupKind.Markdown]
-    kind = t.MarkupKind.Markdown if t.MarkupKind.Markdown in formats else t.MarkupKind.PlainText
-    return t.Hover(contents=t.MarkupContent(kind=kind, value=markdown))
+    pos = convert.from_lsp_position(convert.split_lines(text), position, ls.encoding)
+    return explain.hover_markdown(text, pos, findings, ls.locale_for(uri))
 
 
 def _kind_wanted(kind: str, only: Sequence[str] | None) -> bool:
@@ -882,6 +916,8 @@ def _suppression(key: Any) -> tuple[str, int] | None:
 def _resolve(ls: GradGuardServer, action: t.CodeAction) -> t.CodeAction:
     """Fill in ``action.edit`` from ``action.data``; left without an edit when the
     document changed since the action was offered (its edits would misplace text), when
+    its fix is not one the published diagnostics offer (an analysis since, after another
+    document it edits changed, computed other edits), when
     there is nothing to do (no ``# noqa`` can go on a line inside a string), or when
     ``data`` is not what :func:`_code_actions` wrote (forged or corrupted by the client:
     answered quietly, as a stale action is)."""
@@ -895,8 +931,11 @@ def _resolve(ls: GradGuardServer, action: t.CodeAction) -> t.CodeAction:
     if "fix" in data:
         edits = None
         fix_edits = _fix_edits(data["fix"])
-        if fix_edits is not None and all(ls.unchanged_since(snapshot, other)
-                                         for other, _ in fix_edits if other is not None):
+        # (offered by the published analysis: one made before another document it edits
+        # changed, a notebook's other cell, has edits for that document's old text)
+        offered = any(data["fix"] in d.data["fixes"] for d in snapshot.diagnostics if d.data)
+        if fix_edits is not None and offered and all(
+                ls.unchanged_since(snapshot, other) for other, _ in fix_edits if other is not None):
             edits = [e for other, e in fix_edits if other is None]
             for other, e in fix_edits:
                 if other is not None:
@@ -947,7 +986,7 @@ def _did_change_watched_files(ls: GradGuardServer, params: t.DidChangeWatchedFil
         return
     for change in modules:
         if ls.open_document(change.uri) is None:  # an open buffer wins over the disk
-            ls.module_changed(_path_of(change.uri))
+            ls.module_changed(path_of(change.uri))
 
 
 def build_server(analyzer_factory: Callable[[], Analyzer] | None = None) -> GradGuardServer:
@@ -960,6 +999,10 @@ def build_server(analyzer_factory: Callable[[], Analyzer] | None = None) -> Grad
     ls.feature(t.TEXT_DOCUMENT_DID_CHANGE)(_did_change)
     ls.feature(t.TEXT_DOCUMENT_DID_SAVE)(_did_save)
     ls.feature(t.TEXT_DOCUMENT_DID_CLOSE)(_did_close)
+    ls.feature(t.NOTEBOOK_DOCUMENT_DID_OPEN)(notebooks.did_open)
+    ls.feature(t.NOTEBOOK_DOCUMENT_DID_CHANGE)(notebooks.did_change)
+    ls.feature(t.NOTEBOOK_DOCUMENT_DID_SAVE)(notebooks.did_save)
+    ls.feature(t.NOTEBOOK_DOCUMENT_DID_CLOSE)(notebooks.did_close)
     ls.feature(t.TEXT_DOCUMENT_DIAGNOSTIC, t.DiagnosticOptions(
         identifier=SOURCE, inter_file_dependencies=True, workspace_diagnostics=False))(
         _pull_diagnostics)
