@@ -431,3 +431,20 @@ def test_a_function_that_read_an_imported_module_runs_again_when_the_module_chan
     texts[str(tmp_path / "model.py")] = fixed
     ws.forget()
     assert analyzer(train, imports=ws.importer(str(tmp_path / "train.py"))).findings == ()
+
+
+def test_a_relative_import_through_a_folder_without_init_finds_the_module_in_it(tmp_path):
+    """``from .sub.mod import f`` in package ``pkg`` names ``pkg/sub/mod.py`` even when
+    ``sub`` has no ``__init__.py`` (a namespace package), never a ``pkg/mod.py`` beside."""
+    pkg = tmp_path / "pkg"
+    (pkg / "sub").mkdir(parents=True)
+    (tmp_path / "pyproject.toml").write_text("")
+    (pkg / "__init__.py").write_text("")
+    (pkg / "mod.py").write_text("def f():\n    return 1\n")
+    (pkg / "sub" / "mod.py").write_text("def f():\n    return 2\n")
+    (pkg / "train.py").write_text("from .sub.mod import f\n")
+    ws = Workspace()
+    imports = ws.importer(str(pkg / "train.py"))
+    assert imports.resolve("sub.mod", 1).path == str(pkg / "sub" / "mod.py")
+    assert imports.resolve("mod", 1).path == str(pkg / "mod.py")
+    assert imports.resolve("sub.missing", 1) is None

@@ -152,21 +152,20 @@ class Workspace:
             return init if os.path.isfile(init) and _inside(init, root) else None
         head, _, last = module.rpartition(".")
         package = self.find(path, root, head, level) if head or level else None
-        if head and package is None and not level:
-            return self._jedi(path, root, module, level)  # (a namespace package's module)
-        if package is not None or level:
-            # a module of a package is a file in the package's folder, as Python's
-            # import system finds it (a package first): jedi located the package
-            folder = os.path.dirname(package) if package is not None else _package(path, level)
-            if package is not None and os.path.basename(package) != "__init__.py":
+        if package is not None:  # a module of a package is a file in the package's folder,
+            # as Python's import system finds it (a package first): jedi located the package
+            if os.path.basename(package) != "__init__.py":
                 return None  # a module has no submodules
-            for file in (os.path.join(folder, last, "__init__.py"),
-                         os.path.join(folder, last + ".py")):
-                if os.path.isfile(file) and _inside(file, root) and \
-                        os.path.abspath(file) != path:
-                    return file
-            return None
-        return self._jedi(path, root, module, level)
+            folder = os.path.dirname(package)
+        elif level:  # relative, under folders without __init__.py (namespace packages)
+            folder = os.path.join(_package(path, level), *head.split(".") if head else ())
+        else:  # a first name, or a module of a namespace package: jedi, whole
+            return self._jedi(path, root, module, level)
+        for file in (os.path.join(folder, last, "__init__.py"),
+                     os.path.join(folder, last + ".py")):
+            if os.path.isfile(file) and _inside(file, root) and os.path.abspath(file) != path:
+                return file
+        return None
 
     def _jedi(self, path, root, module, level):
         import jedi
