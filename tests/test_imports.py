@@ -433,6 +433,44 @@ def test_a_function_that_read_an_imported_module_runs_again_when_the_module_chan
     assert analyzer(train, imports=ws.importer(str(tmp_path / "train.py"))).findings == ()
 
 
+def test_an_edit_of_one_imported_module_reruns_only_the_functions_that_read_it(tmp_path):
+    """Functions importing at module level: after an edit of ``model.py`` the incremental
+    engine runs again only the function that reads it; the one that reads ``utils.py``
+    keeps its findings (the workspace forgets only what the edit made stale); the
+    results are a fresh analysis's each time."""
+    from gradguard.analysis.engine import Engine
+
+    fixed = MODEL.replace("out, self.hidden = self.rnn(self.embed(tokens), self.hidden)",
+                          "out, _ = self.rnn(self.embed(tokens))")
+    model, utils = str(tmp_path / "model.py"), str(tmp_path / "utils.py")
+    texts = {model: MODEL, utils: "def scaled(x):\n    return x * 2\n"}
+    body = TRAIN.format(module="model", more="", before="").split("\nmodel = LM()\n")[1]
+    train = ("import torch\nimport torch.nn.functional as F\n\nfrom model import LM\n"
+             "from utils import scaled\n\n\ndef train():\n    model = LM()\n" + "".join(
+                 "    " + line + "\n" if line else "\n" for line in body.splitlines()) +
+             "\n\ndef fit(x):\n    w = torch.ones(3, requires_grad=True)\n"
+             "    y = scaled(x * w).exp()\n    y.sum().backward()\n    y.sum().backward()\n")
+    _write(tmp_path, {"model.py": MODEL, "utils.py": texts[utils], "train.py": train})
+    ws = Workspace(text_of=texts.get)
+    engine = Engine(incremental=True)
+    path = str(tmp_path / "train.py")
+
+    def check():
+        result = engine.analyze(train, imports=ws.importer(path))
+        assert result == analyze(train, Workspace(text_of=texts.get).importer(path))
+        return [(f.code, f.span.start.line) for f in result.findings], \
+            (engine.last_run["run"], engine.last_run["reused"])
+
+    assert check() == ([("GG102", 16), ("GG101", 24)], (2, 0))
+    texts[model] = fixed
+    ws.forget([model])
+    assert check() == ([("GG101", 24)], (1, 1))
+    texts[utils] = "def scaled(x):\n    return (x * 2).detach()\n"
+    ws.forget([utils])
+    assert check() == ([("GG401", 23), ("GG401", 24)], (1, 1))
+    assert check()[1] == (0, 2)  # nothing changed
+
+
 def test_a_relative_import_through_a_folder_without_init_finds_the_module_in_it(tmp_path):
     """``from .sub.mod import f`` in package ``pkg`` names ``pkg/sub/mod.py`` even when
     ``sub`` has no ``__init__.py`` (a namespace package), never a ``pkg/mod.py`` beside."""

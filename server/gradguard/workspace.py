@@ -33,7 +33,7 @@ the disk).
 from __future__ import annotations
 
 import os
-from typing import Callable
+from typing import Callable, Iterable
 
 from gradguard.analysis.imports import Target
 
@@ -102,11 +102,23 @@ class Workspace:
             self._tokens[key] = any(t in text for t in tokens)
         return self._tokens[key]
 
-    def forget(self) -> None:
-        """Drop what was loaded and what texts hold (texts changed); jedi's look-ups stay."""
-        self.memo.clear()
-        self._tokens.clear()
-        self._local.clear()
+    def forget(self, paths: Iterable[str] | None = None) -> None:
+        """Drop what was loaded and what texts hold (texts changed); jedi's look-ups stay.
+        With ``paths`` (the files whose text changed): only the modules loaded from them
+        or importing them, in turn or not, and modules that could not be loaded; the
+        others keep their loaded bodies (and so the nodes an incremental analysis keys
+        what it reuses on)."""
+        if paths is None:
+            self.memo.clear()
+            self._tokens.clear()
+            self._local.clear()
+            return
+        changed = set(paths)
+        for key in [k for k, v in self.memo.items()
+                    if v is None or k[0] in changed or any(p in changed for p, _ in v.deps)]:
+            del self.memo[key]
+        for key in [k for k in self._tokens if k[0] in changed]:
+            del self._tokens[key]
 
     def _project(self, root: str):
         import jedi

@@ -217,6 +217,38 @@ async def test_only_the_documents_that_read_a_module_are_analysed_again():
     ls.known_deps = {"/p/model.py"}
     ls.module_changed("/p/b.py", "x = 1\n", on_type=True)  # nothing reads b.py
     ls.module_changed("/p/other.py")
-    assert (scheduled, ls.module_edits) == ([], 0)
+    assert (scheduled, ls.module_edits) == ([], [])
     ls.module_changed("/p/model.py", "x = 2\n", on_type=True)
-    assert (scheduled, a.stale, b.stale, ls.module_edits) == (["file:///p/a.py"], True, False, 1)
+    assert (scheduled, a.stale, b.stale, ls.module_edits) == (
+        ["file:///p/a.py"], True, False, ["/p/model.py"])
+
+
+async def test_diagnostics_equal_to_those_published_for_the_same_version_are_not_sent_again(
+        monkeypatch):
+    """A module a document imports changed, and not what the document sees of it: the
+    re-diagnosis finds what was published for that version, and nothing is sent (the
+    pull result id stays); a new version, or other diagnostics, are sent."""
+    from gradguard.analysis import analyze
+    from gradguard.lsp.documents import Snapshot
+
+    from gradguard import config
+
+    ls = GradGuardServer()
+    sent: list = []
+    ls.text_document_publish_diagnostics = sent.append
+    ls.config_for, ls.locale_for = (lambda uri: config.Settings()), (lambda uri: "en")
+    monkeypatch.setattr(GradGuardServer, "encoding", t.PositionEncodingKind.Utf16)
+    state = DocumentState("file:///p/a.py", None, "/p/a.py")
+    ls.documents = {state.uri: state}
+    text = "import torch\nw = torch.ones(2, requires_grad=True)\ny = (w * 2).exp().sum()\n" \
+        "y.backward()\ny.backward()\n"
+    findings = analyze(text).findings
+    assert [(f.code, f.span.start.line) for f in findings] == [("GG101", 5)]
+    ls.publish(state, Snapshot(1, text, findings))
+    first = state.published.result_id
+    ls.publish(state, Snapshot(1, text, analyze(text).findings))
+    assert ([p.version for p in sent], state.published.result_id) == ([1], first)
+    ls.publish(state, Snapshot(1, text, ()))
+    ls.publish(state, Snapshot(2, text, ()))
+    assert [(p.version, len(p.diagnostics)) for p in sent] == [(1, 1), (1, 0), (2, 0)]
+    assert state.published.result_id != first

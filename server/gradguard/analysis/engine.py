@@ -27,13 +27,13 @@ import libcst as cst
 
 from gradguard.analysis import torchapi as T
 from gradguard.analysis.blocks import BlockParser, common_prefix, common_suffix, module_footer
-from gradguard.analysis.frames import ClassInfo, FuncRef, dotted
+from gradguard.analysis.frames import ClassInfo, FuncRef, dotted, is_global
 from gradguard.analysis.imports import digest
 from gradguard.analysis.interp import Interpreter
 from gradguard.analysis.model import (MODULE_SPAN, EngineError, FileResult, Finding, Pos, Span,
                                       SyntaxProblem, finding_lines, moved_error, moved_finding)
 from gradguard.analysis.source import Source
-from gradguard.analysis.values import Val
+from gradguard.analysis.values import Lazy, LazyJoin, Val
 
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
@@ -566,6 +566,8 @@ class Engine:
                 if self.incremental else None
             if cached is not None:
                 results[root.key] = (cached.findings, cached.errors)
+                deps.update((key[1], sha) for key, sha in cached.reads
+                            if isinstance(key, tuple) and key[0] == "dep")
                 self.last_run["reused"] += 1
                 continue
             interp = main.for_root()
@@ -593,7 +595,7 @@ class Engine:
                 reads = [(root.key, codes[root.key])] + sorted(
                     {(k, d.code) for n, (k, d) in defs.items()
                      if id(n) in interp.inlined and n is not root.func}) + sorted(
-                    (("dep", path), sha) for path, sha in interp.deps - main.deps)
+                    (("dep", path), sha) for path, sha in _touched_deps(main, interp))
                 self._roots[root.key] = _RootResult.of(start(root, reads), reads, found,
                                                        root_errors)
         self.last_run["indexed"] = src.derived if src is not None else 0
@@ -694,6 +696,15 @@ class Engine:
             elif isinstance(ref, FuncRef):
                 ref = (node_key(ref.node), ref.frame, class_key(ref.cls) if ref.cls else None,
                        ref.no_grad, ref.static, ref.gid)
+            elif isinstance(ref, Lazy):
+                # an import not read yet, by what it names and where it is looked up (the
+                # workspace: a new one after files appear or go); a root that reads it
+                # reads the module it finds, :func:`_touched_deps`
+                ref = ("lazy", ref.module, ref.level, ref.name, ref.depth,
+                       val_key(ref.fallback), getattr(ref.imports, "workspace", ref.imports),
+                       getattr(ref.imports, "path", None))
+            elif isinstance(ref, LazyJoin):
+                ref = ("lazy-join", tuple(val_key(o) for o in ref.options))
             elts = tuple(val_key(e) for e in v.elts) if v.elts is not None else None
             return v.kind, v.segs, v.leaf, ref, elts, v.alias, v.store, v.each, v.src
 
@@ -701,13 +712,20 @@ class Engine:
         for k, b in main.global_env.items():
             if k[0] == gid:
                 names[k[1]] = (val_key(b.val), node_key(b.stmt))
-            else:
+            elif not is_global(k[0]):  # (an imported module's names: the root's reads)
                 others[k] = (val_key(b.val), node_key(b.stmt))
 
-        shared = (others, {k: class_key(c) for k, c in main.classes.items()},
+        def class_outline(c: ClassInfo) -> tuple:
+            """What every root may see of an imported class (some semantics look for a
+            method name among all classes): its names, not its code (a root that reads its
+            code or attributes reads its module, see :func:`_touched_deps`)."""
+            return (tuple(sorted(c.methods)), tuple(c.bases), c.is_module, c.is_optimizer,
+                    c.fields, tuple(sorted(c.attrs)))
+
+        shared = (others, {k: class_key(c) if c.gid == gid else class_outline(c)
+                           for k, c in main.classes.items()},
                   {k: frozenset(v) for k, v in main.submodules.items()},
-                  dict(main.inplace_ctors), frozenset(main.frozen), tuple(sorted(main.deps)),
-                  {k: v for k, v in main.method_gids.items() if v != gid}, text_facts)
+                  dict(main.inplace_ctors), frozenset(main.frozen), text_facts)
         words_of = {key: d.words for key, d in defs.values()}
         nested = frozenset().union(*(statements[st].nested_words(module) for st in module.body))
 
@@ -720,6 +738,19 @@ class Engine:
             return shared, {w: names[w] for w in sorted(words) if w in names}
 
         return start
+
+
+def _touched_deps(main: Interpreter, interp: Interpreter) -> set:
+    """The ``(path, sha256)`` of the imported modules a root's run depends on: those it
+    loaded itself and those whose names, classes or code it read (with what each of
+    them imported in turn); the modules the module body loaded and the root never
+    read do not count."""
+    out = set(interp.deps - main.deps)
+    for gid in interp.touched:
+        loaded = interp.loaded.get(gid)
+        if loaded is not None:
+            out |= loaded.deps
+    return out
 
 
 def analyze_text(text: str, imports=None) -> FileResult:

@@ -41,6 +41,8 @@ class ImportSemantics:
             level = len(small.relative)
             if isinstance(small.names, cst.ImportStar):
                 star = self._user_module(mod, level, None)
+                if star is not None:
+                    self.touched.add(star.ref)
                 exported = self.loaded[star.ref].exports if star is not None else None
                 for key, b in list(self.state.env.items()) if star else ():
                     if key[0] == star.ref and (key[1] in exported if exported is not None
@@ -65,6 +67,8 @@ class ImportSemantics:
     def read(self, key) -> Val:
         """The value bound at ``key``; an import not read yet is looked up now and the
         binding replaced by what it names."""
+        if key[0] != self.gid and isinstance(key[0], str) and key[0].startswith("G:"):
+            self.touched.add(key[0])
         b = self.state.env[key]
         if b.val.kind != "lazy":
             return b.val
@@ -120,6 +124,7 @@ class ImportSemantics:
             for k, v in other.submodules.items():
                 self.submodules.setdefault(k, set()).update(v)
         self.deps |= loaded.deps
+        self.touched.add(loaded.gid)
         if name is None:
             return Val("ns", ref=loaded.gid)
         key = (loaded.gid, name)

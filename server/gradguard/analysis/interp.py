@@ -50,6 +50,9 @@ class Interpreter(PythonSemantics, ImportSemantics, TorchSemantics, AutogradEffe
         self.frozen: set = set()  # module refs whose parameters do not require grad
         self.loaded: dict = {}  # gid -> imports.Loaded: the user's modules imported
         self.deps: set = set()  # (path, sha256) of each
+        # the global frames of imported modules whose names, classes or code this run
+        # read (what a function root's result depends on of them: Engine._start)
+        self.touched: set = set()
         self.segs: dict[int, Seg] = {}
         self.hazards: list[Hazard] = []
         self.detaches: list[DiscardedDetach] = []

@@ -735,6 +735,7 @@ class PythonSemantics:
         attr = node.attr.value
         if base.kind == "ns":
             if isinstance(base.ref, str) and is_global(base.ref):  # a module of the user's
+                self.touched.add(base.ref)
                 key = (base.ref, attr)
                 return self.read(key) if key in self.state.env else UNKNOWN
             if isinstance(base.ref, Alts):
@@ -997,6 +998,8 @@ class PythonSemantics:
         node = ref.node
         vals = [v for v, _ in pos] + [v for v, _ in kw.values()]
         self.inlined.add(id(node))
+        if ref.gid != self.gid:
+            self.touched.add(ref.gid)
         self._note_stale(pos)
         foreign = ref.gid != self.gid and (
             self.foreign_steps >= MAX_FOREIGN_STEPS or
@@ -1125,11 +1128,14 @@ class PythonSemantics:
     def _class_of(self, v: Val) -> ClassInfo | None:
         if v.ref is None or isinstance(v.ref, str):
             return None
+        info = None
         if isinstance(v.ref, tuple) and len(v.ref) == 3 and v.ref[0] == "obj":
-            return self.classes.get(v.ref[2])
-        if isinstance(v.ref, tuple) and len(v.ref) == 2 and v.ref[0] == "self":
-            return self.classes.get(v.ref[1])
-        return None
+            info = self.classes.get(v.ref[2])
+        elif isinstance(v.ref, tuple) and len(v.ref) == 2 and v.ref[0] == "self":
+            info = self.classes.get(v.ref[1])
+        if info is not None and info.gid != self.gid:
+            self.touched.add(info.gid)
+        return info
 
     def _method(self, info: ClassInfo, name: str):
         return next((c.methods[name] for c in self._mro(info) if name in c.methods), None)
@@ -1143,6 +1149,8 @@ class PythonSemantics:
             if c.key in seen:
                 continue
             seen.add(c.key)
+            if c.gid != self.gid:
+                self.touched.add(c.gid)
             yield c
             todo[:0] = [self.classes[b] for b in c.bases if b in self.classes]
 

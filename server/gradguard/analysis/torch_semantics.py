@@ -359,6 +359,7 @@ class TorchSemantics:
         if recv.kind == "ns":
             pos, kw = self._args(call)
             if isinstance(recv.ref, str) and is_global(recv.ref):  # ``utils.f(x)``: the user's
+                self.touched.add(recv.ref)
                 key = (recv.ref, attr)
                 return self.apply(call, self.read(key) if key in self.state.env else UNKNOWN,
                                   pos, kw, func)

@@ -153,7 +153,7 @@ class OpenTexts:
 
     def __init__(self) -> None:
         self.current: Mapping[str, str] = {}
-        self.forgotten = 0  # the module-edit count the workspace's loaded modules are of
+        self.forgotten = 0  # how many of the module edits the workspace has forgotten
 
     def text_of(self, path: str) -> str | None:
         text = self.current.get(path)

@@ -122,7 +122,9 @@ class GradGuardServer(LanguageServer):
         self.open_texts = OpenTexts()
         self.modules = Workspace(text_of=self.open_texts.text_of)
         self.known_deps: set[str] = set()  # every module an analysis ever read
-        self.module_edits = 0  # changes to those: the workspace forgets its loaded modules
+        # changes to those (each the path changed): the workspace forgets the loaded
+        # modules they make stale
+        self.module_edits: list[str] = []
         self.progress_delay = PROGRESS_DELAY
         self._progress_tokens = itertools.count(1)
 
@@ -310,7 +312,7 @@ class GradGuardServer(LanguageServer):
         job = None
         if state.path is not None:
             job = _ImportJob(self.modules, self.open_texts, self.buffer_texts(),
-                             self.module_edits)
+                             self.module_edits, len(self.module_edits))
         try:
             return await asyncio.get_running_loop().run_in_executor(
                 self.executor, _analyse_and_select, state.analyzer, text, rules, state.path, job)
@@ -366,7 +368,7 @@ class GradGuardServer(LanguageServer):
         if not saved:
             # a module loaded before may hold the old text, imported in turn: the
             # workspace forgets what it loaded before the next analysis (in the worker)
-            self.module_edits += 1
+            self.module_edits.append(path)
         for state in found:
             settings = self.editor_settings_for(state.uri)
             if on_type and settings.run != "onType":
@@ -424,7 +426,8 @@ class GradGuardServer(LanguageServer):
         A finding published before, with the same text on the lines it spans (in this
         file and in the imported ones its related locations and fix edits are in) and
         the same rules, locale and position encoding, reuses its diagnostics (only the
-        version in ``data`` changes): after a keystroke most findings are the same."""
+        version in ``data`` changes): after a keystroke most findings are the same.
+        Diagnostics equal to those published for the same version are not sent again."""
         rules = self.config_for(state.uri)
         locale = self.locale_for(state.uri)
         lines = convert.split_lines(snapshot.text)
@@ -452,6 +455,14 @@ class GradGuardServer(LanguageServer):
         diagnostics += [self.error_diagnostic(lines, e, locale) for e in snapshot.errors]
         state.rendered = (rules, locale, self.encoding, made)
         diagnostics = tuple(diagnostics)
+        old = state.published
+        if old is not None and (old.version, old.generation, old.diagnostics) == (
+                snapshot.version, snapshot.generation, diagnostics):
+            # the same diagnostics for the same text (a module it imports changed, not
+            # what this file sees of it): nothing new for the client, nor a new result id
+            state.mark_published(dataclasses.replace(snapshot, diagnostics=diagnostics,
+                                                     result_id=old.result_id))
+            return
         snapshot = dataclasses.replace(snapshot, diagnostics=diagnostics,
                                        result_id=f"{snapshot.version}.{next(self._result_ids)}")
         state.mark_published(snapshot)
@@ -678,12 +689,14 @@ def _display_name(uri: str) -> str:
 class _ImportJob:
     """What an analysis of a file needs to follow its imports, handed to the worker
     thread: the workspace, its texts, the open buffers' texts when the analysis was
-    scheduled to run, and the count of module edits then."""
+    scheduled to run, and the module edits (the path of each, appended to on the event
+    loop) and how many there were then."""
 
     modules: Workspace
     texts: OpenTexts
     buffers: Mapping[str, str]
-    module_edits: int
+    module_edits: Sequence[str]
+    edits_then: int
 
 
 def _analyse_and_select(analyzer: Analyzer, text: str, rules: config.Settings,
@@ -697,9 +710,10 @@ def _analyse_and_select(analyzer: Analyzer, text: str, rules: config.Settings,
     if job is None:
         result = analyzer(text)
     else:
-        if job.texts.forgotten != job.module_edits:
-            job.modules.forget()  # a module changed: one loaded before may hold its old text
-            job.texts.forgotten = job.module_edits
+        if job.texts.forgotten < job.edits_then:
+            # modules changed: those loaded before that hold or import their old texts
+            job.modules.forget(job.module_edits[job.texts.forgotten:job.edits_then])
+            job.texts.forgotten = job.edits_then
         job.texts.current = job.buffers
         try:
             result = analyzer(text, imports=job.modules.importer(path))
