@@ -10,7 +10,9 @@ fresh server (over stdio, the folder as its workspace): ``model.py`` (:func:`mod
 the ``nn.Module`` of ``examples/char_rnn.py``, the helper ``repackage_hidden`` that
 detaches the hidden state, and a function ``scaled`` nothing calls) and ``train.py`` (:func:`train_loop`: a truncated-BPTT
 loop that imports both the model and the helper, followed by the benchmark's generated
-training code up to ``--lines`` lines). Then, in ``model.py`` only:
+training code up to ``--lines`` lines, and a ``__main__`` call of the loop with the model,
+left out with ``--no-main-call``: module-level code that builds the imported model makes
+every function's reuse depend on ``model.py``). Then, in ``model.py`` only:
 
 * ``--edits`` edits that change what ``train.py`` sees: the helper stops detaching
   (``return h.detach()`` becomes ``return h``) and starts again, in turn. Each is timed
@@ -85,9 +87,11 @@ if __name__ == "__main__":
 '''
 
 
-def train_text(min_lines: int) -> str:
-    """``train.py``: :func:`train_loop`, generated training code, a ``__main__`` call."""
-    return train_loop() + training_file(max(0, min_lines - 30)).rstrip() + "\n" + TRAIN_MAIN
+def train_text(min_lines: int, main_call: bool = True) -> str:
+    """``train.py``: :func:`train_loop`, generated training code, a ``__main__`` call
+    (``main_call``: the model of ``model.py`` is then built by module-level code)."""
+    return train_loop() + training_file(max(0, min_lines - 30)).rstrip() + "\n" + \
+        (TRAIN_MAIN if main_call else "")
 
 
 def position(text: str, needle: str) -> tuple[int, int]:
@@ -198,16 +202,21 @@ def main() -> None:
                     help="seconds to wait for publishes after an independent edit (default 1, "
                          "at least 3x the dependent p50)")
     ap.add_argument("--debounce", type=int, default=0, help="debounceMs for the server (default 0)")
+    ap.add_argument("--no-main-call", action="store_true",
+                    help="train.py without its __main__ call: no module-level code builds "
+                         "model.py's model (what the module body builds from an imported "
+                         "module keys every function's reuse on that module)")
     a = ap.parse_args()
     if a.edits < 1:
         ap.error("--edits must be at least 1")
-    train = train_text(a.lines)
+    train = train_text(a.lines, main_call=not a.no_main_call)
     latencies, (detached, attached), independent = asyncio.run(
         measure(train, a.edits, a.settle, a.debounce))
     parse = parse_ms(train)
     p50, p95 = percentile(latencies, 50), percentile(latencies, 95)
     print(f"model.py edited, train.py ({train.count(chr(10)):,} lines) open beside it, "
-          f"debounceMs={a.debounce}, {a.edits} edits of each kind")
+          f"debounceMs={a.debounce}, {a.edits} edits of each kind"
+          + ("" if not a.no_main_call else ", train.py without its __main__ call"))
     print(f"helper stops/starts detaching -> train.py's changed publishDiagnostics: "
           f"p50 {p50:.0f} ms, p95 {p95:.0f} ms; one parse of train.py {parse:.0f} ms: "
           f"p50 {p50 / parse:.2f}x, p95 {p95 / parse:.2f}x (target p50 <= 0.2x)")
