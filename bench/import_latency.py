@@ -216,7 +216,7 @@ def main() -> None:
     p50, p95 = percentile(latencies, 50), percentile(latencies, 95)
     print(f"model.py edited, train.py ({train.count(chr(10)):,} lines) open beside it, "
           f"debounceMs={a.debounce}, {a.edits} edits of each kind"
-          + ("" if not a.no_main_call else ", train.py without its __main__ call"))
+          + (", train.py without its __main__ call" if a.no_main_call else ""))
     print(f"helper stops/starts detaching -> train.py's changed publishDiagnostics: "
           f"p50 {p50:.0f} ms, p95 {p95:.0f} ms; one parse of train.py {parse:.0f} ms: "
           f"p50 {p50 / parse:.2f}x, p95 {p95 / parse:.2f}x (target p50 <= 0.2x)")

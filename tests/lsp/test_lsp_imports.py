@@ -228,10 +228,9 @@ async def test_diagnostics_equal_to_those_published_for_the_same_version_are_not
     """A module a document imports changed, and not what the document sees of it: the
     re-diagnosis finds what was published for that version, and nothing is sent (the
     pull result id stays); a new version, or other diagnostics, are sent."""
+    from gradguard import config
     from gradguard.analysis import analyze
     from gradguard.lsp.documents import Snapshot
-
-    from gradguard import config
 
     ls = GradGuardServer()
     sent: list = []

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from gradguard.analysis.frames import dotted
+from gradguard.analysis.frames import dotted, is_global
 from gradguard.analysis.imports import load
 from gradguard.analysis.values import UNKNOWN, Binding, Lazy, LazyJoin, Val, join_all
 
@@ -67,7 +67,7 @@ class ImportSemantics:
     def read(self, key) -> Val:
         """The value bound at ``key``; an import not read yet is looked up now and the
         binding replaced by what it names."""
-        if key[0] != self.gid and isinstance(key[0], str) and key[0].startswith("G:"):
+        if key[0] != self.gid and is_global(key[0]):
             self.touched.add(key[0])
         b = self.state.env[key]
         if b.val.kind != "lazy":
