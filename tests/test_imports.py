@@ -486,3 +486,48 @@ def test_a_relative_import_through_a_folder_without_init_finds_the_module_in_it(
     assert imports.resolve("sub.mod", 1).path == str(pkg / "sub" / "mod.py")
     assert imports.resolve("mod", 1).path == str(pkg / "mod.py")
     assert imports.resolve("sub.missing", 1) is None
+
+
+def test_an_imported_module_is_looked_up_once_per_analysis(tmp_path):
+    """Every read of an imported name in every function root (and each branch's copy of
+    the state) used to look the module up and read its file again: one look-up now."""
+    _write(tmp_path, {"model.py": MODEL, "train.py": "from model import LM\n\n\n"
+        "def train():\n" + "".join("    " + line + "\n" if line else "\n" for line in
+                                    TRAIN.format(module="model", more="", before="").splitlines()) +
+        "\n\ndef again(x):\n    if x:\n        model = LM()\n    else:\n        model = LM(4)\n"
+        "    model(x).sum().backward()\n"})
+    ws = Workspace()
+    asked = []
+    importer = ws.importer(str(tmp_path / "train.py"))
+    resolve = importer.resolve
+    importer.resolve = lambda module, level: asked.append((module, level)) or resolve(
+        module, level)
+    result = analyze((tmp_path / "train.py").read_text(), importer)
+    assert [(f.code, f.span.start.line) for f in result.findings] == [("GG102", 17)]
+    assert asked == [("model", 0)]
+
+
+def test_a_module_file_is_read_again_only_when_it_changed(tmp_path, monkeypatch):
+    """``read_text`` keeps what it read while the file's size, time and inode stay, and
+    reads a file changed in the last two seconds each time (a second write in the same
+    clock tick would keep the time)."""
+    import os
+
+    from gradguard import files, workspace
+
+    reads = []
+    real = files.read_source
+    monkeypatch.setattr(files, "read_source", lambda p: reads.append(p) or real(p))
+    path = tmp_path / "model.py"
+    path.write_text("x = 1\n")
+    assert [workspace.read_text(str(path)) for _ in range(2)] == ["x = 1\n"] * 2
+    assert len(reads) == 2  # just written: read each time
+    old = os.stat(path).st_mtime_ns - 10**10
+    os.utime(path, ns=(old, old))
+    assert [workspace.read_text(str(path)) for _ in range(3)] == ["x = 1\n"] * 3
+    assert len(reads) == 3  # read once more, then kept
+    path.write_text("x = 2\n")  # same size
+    os.utime(path, ns=(old + 1, old + 1))
+    assert workspace.read_text(str(path)) == "x = 2\n"
+    path.unlink()
+    assert workspace.read_text(str(path)) is None

@@ -33,6 +33,8 @@ the disk).
 from __future__ import annotations
 
 import os
+import time
+from collections import OrderedDict
 from typing import Callable, Iterable
 
 from gradguard.analysis.imports import Target
@@ -61,15 +63,39 @@ def project_root(path: str) -> str:
     return top
 
 
+_TEXTS: "OrderedDict[str, tuple]" = OrderedDict()
+_MAX_TEXTS = 4096
+_RACY_NS = 2_000_000_000
+
+
 def read_text(path: str) -> str | None:
     """The text of a module of the user's on disk, decoded as Python does (its coding
-    cookie, else UTF-8); None when it cannot be read or decoded."""
+    cookie, else UTF-8); None when it cannot be read or decoded. A file is read again
+    only when its size, modification time or inode changed, or when it changed in the
+    last :data:`_RACY_NS` (a second write in the same clock tick keeps the time: as git
+    does, such a file is read each time); the last :data:`_MAX_TEXTS` files read are
+    kept (the engine asks for an imported module's text at each read of a name it
+    binds)."""
     from gradguard.files import DecodeError, read_source
 
     try:
-        return read_source(path).text
-    except (OSError, DecodeError, UnicodeError):
+        st = os.stat(path)
+    except OSError:
+        _TEXTS.pop(path, None)
         return None
+    stamp = (st.st_mtime_ns, st.st_size, st.st_ino)
+    kept = _TEXTS.get(path)
+    if kept is not None and kept[0] == stamp and time.time_ns() - st.st_mtime_ns > _RACY_NS:
+        _TEXTS.move_to_end(path)
+        return kept[1]
+    try:
+        text = read_source(path).text
+    except (OSError, DecodeError, UnicodeError):
+        text = None
+    _TEXTS[path] = (stamp, text)
+    if len(_TEXTS) > _MAX_TEXTS:
+        _TEXTS.popitem(last=False)
+    return text
 
 
 class Workspace:

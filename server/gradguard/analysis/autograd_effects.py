@@ -170,11 +170,11 @@ class AutogradEffects:
             return
         key = self._root_key(acc_node)
         ctx, pass_id = self.loop_stack[-1]
-        if key is None or key not in self.entry_keys.get(pass_id, ()):
+        if key is None or key not in self.entry_envs.get(pass_id, ()):
             return
         self.mark()
         rec = self.accumulations.get(id(node))
-        passes = frozenset(p for _, p in self.loop_stack if key in self.entry_keys.get(p, ()))
+        passes = frozenset(p for _, p in self.loop_stack if key in self.entry_envs.get(p, ()))
         freed = self.state.freed
         live = not any(s in freed and s not in self.state.partial for s in val.segs)
         made = heads(val.segs, self.segs)

@@ -325,13 +325,15 @@ class _RootResult:
     findings: tuple
     errors: tuple
     lines: tuple
+    covers: frozenset = frozenset()
 
     @staticmethod
-    def of(start: tuple, reads, findings, errors) -> "_RootResult":
+    def of(start: tuple, reads, findings, errors, covers: frozenset) -> "_RootResult":
         spans = [finding_lines(f) for f in findings] + \
             [(e.span.start.line, e.span.end.line) for e in errors]
         lines = (min(lo for lo, _ in spans), max(hi for _, hi in spans)) if spans else (0, 0)
-        return _RootResult(start, tuple(reads), tuple(findings), tuple(errors), lines)
+        return _RootResult(start, tuple(reads), tuple(findings), tuple(errors), lines,
+                           covers)
 
 
 def _def_texts(text: str, tree: ast.Module, module: cst.Module) -> dict:
@@ -392,6 +394,28 @@ def _root_runs(module: cst.Module, statements: dict, defs: dict, inlined: set,
            if id(f) not in inlined}
     return [_Root(defs[node][0], defs[node][1].qualname, node, stmt if node is not stmt else None)
             for stmt in module.body for node in statements[stmt].defs if node in hot]
+
+
+def _callers_first(roots: list, defs: dict) -> list:
+    """``roots`` ordered so that a root comes after the roots whose code names it (its
+    callers, by the text; in file order otherwise, and where they call one another): a
+    root a caller's run went through to its end need not run alone."""
+    callers = {r.key: [c for c in roots if c is not r and defs[r.func][1].name in
+                       defs[c.func][1].words] for r in roots}
+    out, seen = [], set()
+    for first in roots:
+        todo = [(first, False)]
+        while todo:
+            root, done = todo.pop()
+            if done:
+                out.append(root)
+                continue
+            if root.key in seen:
+                continue
+            seen.add(root.key)
+            todo.append((root, True))
+            todo.extend((c, False) for c in reversed(callers[root.key]) if c.key not in seen)
+    return out
 
 
 @dataclass(frozen=True)
@@ -519,7 +543,8 @@ class Engine:
                 moved = [moved_finding(f, change) for f in res.findings]
                 moved_errors = [moved_error(e, change) for e in res.errors]
                 if all(f is not None for f in moved + moved_errors):
-                    kept[key] = _RootResult.of(res.start, res.reads, moved, moved_errors)
+                    kept[key] = _RootResult.of(res.start, res.reads, moved, moved_errors,
+                                               res.covers)
             self._roots = kept
         self._text = text
 
@@ -561,10 +586,19 @@ class Engine:
             start = self._start(main, module, statements, defs, registry.text_facts(text))
         results: dict = {}
         runs = [(None, main, module_errors)]
-        for root in roots:
+        # a function another root's run went through to its end was interpreted with that
+        # caller's values, as one the module body reached: it is not run alone
+        covered, skipped = set(), set()
+        keys = {id(n): key for n, (key, _) in defs.items()}
+        for root in _callers_first(roots, defs):
+            if root.key in covered:
+                results[root.key] = ((), ())
+                skipped.add(root.key)
+                continue
             cached = self._reusable(root, lambda reads: start(root, reads), codes, imports) \
                 if self.incremental else None
             if cached is not None:
+                covered |= cached.covers
                 results[root.key] = (cached.findings, cached.errors)
                 deps.update((key[1], sha) for key, sha in cached.reads
                             if isinstance(key, tuple) and key[0] == "dep")
@@ -575,6 +609,7 @@ class Engine:
             root_errors: list = []
             _isolated(root_errors, "root", root.qualname,
                       lambda: interp.run_function(root.func, info))
+            covered |= {keys[n] for n in interp.completed if n in keys} - {root.key}
             runs.append((root, interp, root_errors))
             self.last_run["run"] += 1
         src = None
@@ -596,11 +631,12 @@ class Engine:
                     {(k, d.code) for n, (k, d) in defs.items()
                      if id(n) in interp.inlined and n is not root.func}) + sorted(
                     (("dep", path), sha) for path, sha in _touched_deps(main, interp))
-                self._roots[root.key] = _RootResult.of(start(root, reads), reads, found,
-                                                       root_errors)
+                self._roots[root.key] = _RootResult.of(
+                    start(root, reads), reads, found, root_errors,
+                    frozenset(keys[n] for n in interp.completed if n in keys) - {root.key})
         self.last_run["indexed"] = src.derived if src is not None else 0
         if self.incremental:
-            live = {root.key for root in roots}
+            live = {root.key for root in roots if root.key not in skipped}
             self._roots = {k: r for k, r in self._roots.items() if k in live}
         out: dict = {}
         for key in [None] + [root.key for root in roots]:

@@ -102,9 +102,13 @@ class ImportSemantics:
         imports = imports if imports is not None else self.imports
         if imports is None:
             return None
-        target = imports.resolve(module, level)
-        loaded = load(target, imports, self.import_depth if depth is None else depth) \
-            if target is not None else None
+        depth = self.import_depth if depth is None else depth
+        found = self.found_modules.get((imports, module, level, depth), self)
+        if found is self:  # (texts do not change during one analysis)
+            target = imports.resolve(module, level)
+            found = self.found_modules[(imports, module, level, depth)] = \
+                load(target, imports, depth) if target is not None else None
+        loaded = found
         if loaded is None:
             return None
         env = self.state.env

@@ -20,6 +20,7 @@ project is read and run once per run (CLI) or per text (server), whatever import
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
@@ -70,7 +71,10 @@ class Imports(Protocol):
         decides whether a file without a backward of its own is worth analysing)."""
 
 
+@functools.lru_cache(maxsize=1024)
 def digest(text: str) -> str:
+    """The sha256 of ``text`` (the last texts' kept: a module's text is asked for, and
+    keyed by, at each read of a name it binds)."""
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 

@@ -46,7 +46,15 @@ class Interpreter(PythonSemantics, ImportSemantics, TorchSemantics, AutogradEffe
         self.imports = imports
         self.method_gids: dict[int, str] = {}
         self.import_depth = 0
+        # facts read off a function's code, shared by the roots of one module: per
+        # function node, (node, the attributes its ``self`` assigns) and (node, the names
+        # it calls an nn.Module-only method on)
         self.assigned_memo: dict = {}
+        self.module_names: dict = {}
+        self.comp_targets: dict = {}  # per comprehension node: (node, the names it binds)
+        # (imports, module, level, depth) -> what an import of the user's code names
+        # (imports.Loaded, or None), looked up once per module analysis
+        self.found_modules: dict = {}
         self.frozen: set = set()  # module refs whose parameters do not require grad
         self.loaded: dict = {}  # gid -> imports.Loaded: the user's modules imported
         self.deps: set = set()  # (path, sha256) of each
@@ -61,7 +69,6 @@ class Interpreter(PythonSemantics, ImportSemantics, TorchSemantics, AutogradEffe
         self.inplace_ctors: dict = {}
         self.inplace_modules: dict = {}
         self.bump_tops: dict = {}
-        self.entry_keys: dict = {}
         self.entry_envs: dict = {}
         # (object, attribute) pairs once assigned a value computed from their own old one
         self.self_updated: set = set()
@@ -100,11 +107,11 @@ class Interpreter(PythonSemantics, ImportSemantics, TorchSemantics, AutogradEffe
                         self.tops[id(m)] = st
         self.event_tops: list = []
         self.inlined: set[int] = set()
+        self.completed: set[int] = set()  # functions a call ran to the end of, inline
         self.pass_loop: dict[int, int] = {}
         self._loop_exits: list = []
         self.elem_copies: dict[tuple[int, int], int] = {}
         self.lazy_segs: set[int] = set()
-        self.module_names: dict[int, frozenset] = {}
         self.pass_index: dict[int, int] = {}
         # graphs cut too early (GG401, GG402)
         self.no_graph: list[NoGraph] = []
@@ -139,6 +146,9 @@ class Interpreter(PythonSemantics, ImportSemantics, TorchSemantics, AutogradEffe
         other.classes = dict(self.classes)
         other.method_gids = self.method_gids
         other.assigned_memo = self.assigned_memo
+        other.module_names = self.module_names
+        other.comp_targets = self.comp_targets
+        other.found_modules = self.found_modules
         other.loaded = dict(self.loaded)
         other.deps = set(self.deps)
         other.submodules = {k: set(v) for k, v in self.submodules.items()}

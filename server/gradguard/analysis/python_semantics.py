@@ -30,6 +30,18 @@ _BUILTIN_TYPES = frozenset({"tuple", "list", "dict", "set", "frozenset", "str", 
                             "float", "bool", "complex"})
 
 
+def _names_in(target):
+    """The names a store into ``target`` binds (``a``, ``a, (b, *c)``; not ``x.a`` nor
+    ``x[a]``)."""
+    if isinstance(target, cst.Name):
+        yield target
+    elif isinstance(target, (cst.Tuple, cst.List)):
+        for e in target.elements:
+            yield from _names_in(e.value)
+    elif isinstance(target, cst.StarredElement):
+        yield from _names_in(target.value)
+
+
 def _literal(node) -> Val | None:
     """The value of a literal constant: True/False/None known, numbers and strings
     plain scalars; None for anything else."""
@@ -570,8 +582,8 @@ class PythonSemantics:
             self.pass_loop[pass_id] = ctx.key
             self.pass_index[pass_id] = k
             self.loop_stack.append((ctx, pass_id))
-            self.entry_keys[pass_id] = frozenset(self.state.env)
-            self.entry_envs[pass_id] = head.env   # what crosses into this pass (not changed)
+            # what crosses into this pass (not changed; the pass starts with its keys)
+            self.entry_envs[pass_id] = head.env
             try:
                 body()
             finally:
@@ -825,7 +837,9 @@ class PythonSemantics:
         return True
 
     def eval_comprehension(self, node) -> Val:
-        entry_keys = set(self.state.env)
+        env, fid = self.state.env, self.frame.id
+        bound = [(fid, name) for name in self._comprehension_targets(node)]
+        bound = [k for k in bound if k not in env]  # (those it binds anew are its own)
         for comp in self._comp_fors(node.for_in):
             it = self.eval(comp.iter)
             self.store(comp.target, self._element(it), comp)
@@ -837,9 +851,8 @@ class PythonSemantics:
             v = self.eval(node.value)
         else:
             v = self.eval(node.elt)
-        for k in set(self.state.env) - entry_keys:
-            if k[0] == self.frame.id:
-                del self.state.env[k]
+        for k in bound:
+            self.state.env.pop(k, None)
         # the element expression runs once per element (when taken, for a generator)
         out = self._generated([v], start, lazy=isinstance(node, cst.GeneratorExp))
         if isinstance(node, cst.DictComp):
@@ -938,20 +951,34 @@ class PythonSemantics:
                 return self._propagate(vals)
         return self._propagate(vals)
 
+    def _comprehension_targets(self, node) -> frozenset:
+        """The names a comprehension binds: its ``for`` targets, and those of the ``:=``
+        in it (kept per node, shared by the roots of one module analysis)."""
+        memo = self.comp_targets.get(id(node))
+        if memo is None or memo[0] is not node:
+            names, todo = set(), [node]
+            while todo:
+                n = todo.pop()
+                for target in (n.target,) if isinstance(n, (cst.CompFor, cst.NamedExpr)) else ():
+                    names |= {t.value for t in _names_in(target)}
+                todo.extend(n.children)
+            memo = self.comp_targets[id(node)] = (node, frozenset(names))
+        return memo[1]
+
     def _used_as_module(self, frame_id: str) -> frozenset:
         """The names the function of frame ``frame_id`` calls a method on that only an
         nn.Module has (``net.parameters()``, ``net.zero_grad()``, ``net.eval()``: torchapi
-        MODULE_METHODS), wherever in its code (one scan per function)."""
+        MODULE_METHODS), wherever in its code (one scan per function and module analysis)."""
         func = next((f.func for f in self.frames if f.id == frame_id), None)
         if func is None:
             return frozenset()
-        names = self.module_names.get(id(func))
-        if names is None:
-            names = self.module_names[id(func)] = frozenset(
+        memo = self.module_names.get(id(func))
+        if memo is None or memo[0] is not func:
+            memo = self.module_names[id(func)] = (func, frozenset(
                 c.func.value.value for c in calls_in(func.body)
                 if isinstance(c.func, cst.Attribute) and isinstance(c.func.value, cst.Name)
-                and c.func.attr.value in T.MODULE_METHODS)
-        return names
+                and c.func.attr.value in T.MODULE_METHODS))
+        return memo[1]
 
     def _apply_each(self, call, callee: Val, pos, kw, func_node) -> Val:
         """Call each alternative a name may be bound to, from the same state, and join
@@ -1064,6 +1091,7 @@ class PythonSemantics:
             self.frames.pop()
             for k in [k for k in self.state.env if k[0] == frame.id]:
                 del self.state.env[k]
+        self.completed.add(id(node))
         if frame.yields is not None:
             result = self._generated(frame.yields, start, lazy=True)
         return result

@@ -286,6 +286,74 @@ class Binding:
     stmt: cst.CSTNode | None = None
 
 
+class Env(dict):
+    """A state's bindings: a dict that knows which of its keys may differ from another
+    state's, so that joining two states copied from one another compares only those.
+
+    Envs copied from one another share an ``origin`` (a token for the bindings of one
+    env at one moment: the first time it was copied), and each records in ``dirty`` the
+    keys written or deleted since that moment. Two envs of the same origin bind every
+    key outside both their ``dirty`` sets to the same :class:`Binding` object. An env
+    with no origin (built fresh), or of another origin, is compared key by key. Every
+    change goes through the methods below (never ``dict.update(env, ...)``)."""
+
+    __slots__ = ("origin", "dirty")
+    REBASE = 64
+    """Once an env's ``dirty`` holds this many keys and a quarter of the env, a copy of it
+    starts a new origin (the two compare cheaply; older copies, key by key)."""
+
+    def __init__(self, *args, **kw):
+        super().__init__(*args, **kw)
+        self.origin = None
+        self.dirty: set = set()
+
+    def copy(self) -> "Env":
+        dirty = self.dirty
+        if self.origin is None or (len(dirty) >= self.REBASE and 4 * len(dirty) >= len(self)):
+            self.origin, self.dirty, dirty = object(), set(), ()
+        other = Env(self)
+        other.origin = self.origin
+        other.dirty = set(dirty)
+        return other
+
+    def changed(self, other: "Env"):
+        """The keys whose bindings in ``other`` may not be this env's: all of
+        ``other``'s when the two are of different origins."""
+        if other.origin is not None and other.origin is self.origin:
+            return self.dirty | other.dirty
+        return other.keys()
+
+    def __setitem__(self, key, value) -> None:
+        self.dirty.add(key)
+        super().__setitem__(key, value)
+
+    def __delitem__(self, key) -> None:
+        self.dirty.add(key)
+        super().__delitem__(key)
+
+    def pop(self, key, *default):
+        self.dirty.add(key)
+        return super().pop(key, *default)
+
+    def setdefault(self, key, default=None):
+        self.dirty.add(key)
+        return super().setdefault(key, default)
+
+    def update(self, *args, **kw) -> None:
+        for k, v in dict(*args, **kw).items():
+            self[k] = v
+
+    def popitem(self):
+        raise TypeError("Env.popitem: not tracked")
+
+    def clear(self) -> None:
+        raise TypeError("Env.clear: not tracked")
+
+    def __ior__(self, other):
+        self.update(other)
+        return self
+
+
 @dataclass
 class State:
     """The abstract state at one program point.
@@ -298,15 +366,19 @@ class State:
     some path to this point did not free (a backward in one branch of an ``if``).
     """
 
-    env: dict = field(default_factory=dict)
+    env: Env = field(default_factory=Env)
     freed: dict = field(default_factory=dict)
     dead: bool = False
     versions: dict = field(default_factory=dict)
     partial: frozenset = EMPTY
 
+    def __post_init__(self):
+        if type(self.env) is not Env:
+            self.env = Env(self.env)
+
     def copy(self) -> "State":
         """A copy that can be changed independently."""
-        return State(dict(self.env), dict(self.freed), self.dead, dict(self.versions),
+        return State(self.env.copy(), dict(self.freed), self.dead, dict(self.versions),
                      self.partial)
 
 
@@ -318,9 +390,10 @@ def join_states(states) -> State:
     out = live[0].copy()
     for s in live[1:]:
         # states copied from one another share most bindings: only the others are joined
-        env, get = out.env, out.env.get
-        for k, b in [(k, b) for k, b in s.env.items() if get(k) is not b]:
-            mine = env.get(k)
+        env, get, theirs = out.env, out.env.get, s.env.get
+        for k, b in [(k, b) for k, b in ((k, theirs(k)) for k in env.changed(s.env))
+                     if b is not None and get(k) is not b]:
+            mine = get(k)
             if mine is None:
                 env[k] = b
             elif mine != b:
