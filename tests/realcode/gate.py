@@ -15,10 +15,12 @@ By hand::
     python tests/realcode/gate.py --only captum,skorch -j 2
 
 tests/realcode/test_realcode.py runs the same gate under pytest (part of ``pytest -q``).
-Measured on a 2-core machine: 879,478 lines in 3,272 files checked in 77 s (``-j 2``,
-about 11,500 lines/s: most files hold no backward-like token and are skipped by the
-engine's prefilter); the first download of the 20 distributions (43 MB) about 60 s,
-then 0.1 s from the cache.
+Measured on a 2-core machine shared with other work (2 December 2026): 879,478 lines
+in 3,272 files checked in 250 s (``-j 2``, 431 s of CPU; most files hold no
+backward-like token and are skipped by the engine's prefilter, the others are analysed
+with the user's modules they import); the first download of the 20 distributions
+(43 MB) takes minutes (learn2learn's sdist builds Cython to prepare its metadata), then
+0.1 s from the cache.
 
 A finding is keyed by (library, path inside the distribution, line, code). An internal
 error is either a ``gradguard: internal error in PATH: ...`` line on standard error or a
