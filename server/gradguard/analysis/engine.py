@@ -318,14 +318,15 @@ class _RootResult:
     """A function root's findings and errors, with what they were computed from: its
     start (:meth:`Engine._start`), and ``(key, code)`` of itself and each function and
     method it inlined; ``lines`` is the first and last line its findings and errors
-    touch ((0, 0) for none)."""
+    touch ((0, 0) for none); ``covers``, the keys of the other functions its run went
+    through to their end (not run alone after it)."""
 
     start: tuple
     reads: tuple
     findings: tuple
     errors: tuple
     lines: tuple
-    covers: frozenset = frozenset()
+    covers: frozenset
 
     @staticmethod
     def of(start: tuple, reads, findings, errors, covers: frozenset) -> "_RootResult":
@@ -588,7 +589,7 @@ class Engine:
         runs = [(None, main, module_errors)]
         # a function another root's run went through to its end was interpreted with that
         # caller's values, as one the module body reached: it is not run alone
-        covered, skipped = set(), set()
+        covered, skipped, covers = set(), set(), {}
         keys = {id(n): key for n, (key, _) in defs.items()}
         for root in _callers_first(roots, defs):
             if root.key in covered:
@@ -609,7 +610,9 @@ class Engine:
             root_errors: list = []
             _isolated(root_errors, "root", root.qualname,
                       lambda: interp.run_function(root.func, info))
-            covered |= {keys[n] for n in interp.completed if n in keys} - {root.key}
+            covers[root.key] = frozenset(
+                keys[n] for n in interp.completed if n in keys) - {root.key}
+            covered |= covers[root.key]
             runs.append((root, interp, root_errors))
             self.last_run["run"] += 1
         src = None
@@ -631,9 +634,8 @@ class Engine:
                     {(k, d.code) for n, (k, d) in defs.items()
                      if id(n) in interp.inlined and n is not root.func}) + sorted(
                     (("dep", path), sha) for path, sha in _touched_deps(main, interp))
-                self._roots[root.key] = _RootResult.of(
-                    start(root, reads), reads, found, root_errors,
-                    frozenset(keys[n] for n in interp.completed if n in keys) - {root.key})
+                self._roots[root.key] = _RootResult.of(start(root, reads), reads, found,
+                                                       root_errors, covers[root.key])
         self.last_run["indexed"] = src.derived if src is not None else 0
         if self.incremental:
             live = {root.key for root in roots if root.key not in skipped}

@@ -103,12 +103,12 @@ class ImportSemantics:
         if imports is None:
             return None
         depth = self.import_depth if depth is None else depth
-        found = self.found_modules.get((imports, module, level, depth), self)
-        if found is self:  # (texts do not change during one analysis)
+        key = (imports, module, level, depth)
+        if key not in self.found_modules:  # (texts do not change during one analysis)
             target = imports.resolve(module, level)
-            found = self.found_modules[(imports, module, level, depth)] = \
-                load(target, imports, depth) if target is not None else None
-        loaded = found
+            self.found_modules[key] = load(target, imports, depth) if target is not None \
+                else None
+        loaded = self.found_modules[key]
         if loaded is None:
             return None
         env = self.state.env

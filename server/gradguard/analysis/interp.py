@@ -46,12 +46,8 @@ class Interpreter(PythonSemantics, ImportSemantics, TorchSemantics, AutogradEffe
         self.imports = imports
         self.method_gids: dict[int, str] = {}
         self.import_depth = 0
-        # facts read off a function's code, shared by the roots of one module: per
-        # function node, (node, the attributes its ``self`` assigns) and (node, the names
-        # it calls an nn.Module-only method on)
-        self.assigned_memo: dict = {}
-        self.module_names: dict = {}
-        self.comp_targets: dict = {}  # per comprehension node: (node, the names it binds)
+        # facts read off code, shared by the roots of one module analysis: see code_fact
+        self.code_facts: dict = {}
         # (imports, module, level, depth) -> what an import of the user's code names
         # (imports.Loaded, or None), looked up once per module analysis
         self.found_modules: dict = {}
@@ -145,9 +141,7 @@ class Interpreter(PythonSemantics, ImportSemantics, TorchSemantics, AutogradEffe
         other.global_env = self.global_env
         other.classes = dict(self.classes)
         other.method_gids = self.method_gids
-        other.assigned_memo = self.assigned_memo
-        other.module_names = self.module_names
-        other.comp_targets = self.comp_targets
+        other.code_facts = self.code_facts
         other.found_modules = self.found_modules
         other.loaded = dict(self.loaded)
         other.deps = set(self.deps)
@@ -181,6 +175,14 @@ class Interpreter(PythonSemantics, ImportSemantics, TorchSemantics, AutogradEffe
             # a Sequential / ModuleList keeps its children
             return Val(v.kind, EMPTY, v.leaf, v.ref, tuple(Interpreter._strip(e) for e in v.elts))
         return Val(v.kind, EMPTY, v.leaf, v.ref)
+
+    def code_fact(self, of, node):
+        """``of(node)``, a fact read off the code of ``node`` alone, computed once per
+        module analysis (kept with the node it is about)."""
+        kept = self.code_facts.get((of, id(node)))
+        if kept is None or kept[0] is not node:
+            kept = self.code_facts[(of, id(node))] = (node, of(node))
+        return kept[1]
 
     @property
     def frame(self) -> Frame:

@@ -42,6 +42,26 @@ def _names_in(target):
         yield from _names_in(target.value)
 
 
+def _comprehension_names(node) -> frozenset:
+    """The names a comprehension binds: its ``for`` targets, and those of the ``:=`` in
+    it."""
+    names, todo = set(), [node]
+    while todo:
+        n = todo.pop()
+        if isinstance(n, (cst.CompFor, cst.NamedExpr)):
+            names |= {t.value for t in _names_in(n.target)}
+        todo.extend(n.children)
+    return frozenset(names)
+
+
+def _module_method_receivers(func) -> frozenset:
+    """The names ``func``'s code calls an nn.Module-only method on (torchapi
+    MODULE_METHODS: ``net.parameters()``, ``net.eval()``)."""
+    return frozenset(c.func.value.value for c in calls_in(func.body)
+                     if isinstance(c.func, cst.Attribute) and isinstance(c.func.value, cst.Name)
+                     and c.func.attr.value in T.MODULE_METHODS)
+
+
 def _literal(node) -> Val | None:
     """The value of a literal constant: True/False/None known, numbers and strings
     plain scalars; None for anything else."""
@@ -838,7 +858,7 @@ class PythonSemantics:
 
     def eval_comprehension(self, node) -> Val:
         env, fid = self.state.env, self.frame.id
-        bound = [(fid, name) for name in self._comprehension_targets(node)]
+        bound = [(fid, name) for name in self.code_fact(_comprehension_names, node)]
         bound = [k for k in bound if k not in env]  # (those it binds anew are its own)
         for comp in self._comp_fors(node.for_in):
             it = self.eval(comp.iter)
@@ -951,34 +971,13 @@ class PythonSemantics:
                 return self._propagate(vals)
         return self._propagate(vals)
 
-    def _comprehension_targets(self, node) -> frozenset:
-        """The names a comprehension binds: its ``for`` targets, and those of the ``:=``
-        in it (kept per node, shared by the roots of one module analysis)."""
-        memo = self.comp_targets.get(id(node))
-        if memo is None or memo[0] is not node:
-            names, todo = set(), [node]
-            while todo:
-                n = todo.pop()
-                for target in (n.target,) if isinstance(n, (cst.CompFor, cst.NamedExpr)) else ():
-                    names |= {t.value for t in _names_in(target)}
-                todo.extend(n.children)
-            memo = self.comp_targets[id(node)] = (node, frozenset(names))
-        return memo[1]
-
     def _used_as_module(self, frame_id: str) -> frozenset:
-        """The names the function of frame ``frame_id`` calls a method on that only an
-        nn.Module has (``net.parameters()``, ``net.zero_grad()``, ``net.eval()``: torchapi
-        MODULE_METHODS), wherever in its code (one scan per function and module analysis)."""
+        """:func:`_module_method_receivers` of the function of frame ``frame_id`` (one
+        scan per function and module analysis)."""
         func = next((f.func for f in self.frames if f.id == frame_id), None)
         if func is None:
             return frozenset()
-        memo = self.module_names.get(id(func))
-        if memo is None or memo[0] is not func:
-            memo = self.module_names[id(func)] = (func, frozenset(
-                c.func.value.value for c in calls_in(func.body)
-                if isinstance(c.func, cst.Attribute) and isinstance(c.func.value, cst.Name)
-                and c.func.attr.value in T.MODULE_METHODS))
-        return memo[1]
+        return self.code_fact(_module_method_receivers, func)
 
     def _apply_each(self, call, callee: Val, pos, kw, func_node) -> Val:
         """Call each alternative a name may be bound to, from the same state, and join

@@ -583,16 +583,10 @@ class TorchSemantics:
             if key[1] not in assigned:
                 info = self._class_of(Val("object", ref=key[1]))
                 m = self._method(info, attr) if info is not None else None
-                assigned[key[1]] = self._self_assigned(m) if m is not None else frozenset()
+                assigned[key[1]] = self.code_fact(self_assigned, m) if m is not None \
+                    else frozenset()
             if key[2] in assigned[key[1]]:
                 self.state.env[key] = Binding(UNKNOWN, self.state.env[key].stmt)
-
-    def _self_assigned(self, method) -> frozenset:
-        """:func:`self_assigned`, once per method (kept with the node it is about)."""
-        memo = self.assigned_memo.get(id(method))
-        if memo is None or memo[0] is not method:
-            memo = self.assigned_memo[id(method)] = (method, self_assigned(method))
-        return memo[1]
 
     def set_frozen(self, ref, flag: bool | None) -> None:
         """``requires_grad_(False)`` on a module, or on each of its parameters (also
