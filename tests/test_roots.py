@@ -103,3 +103,45 @@ def test_a_copy_of_an_env_that_changed_much_starts_a_new_origin():
     assert second.origin is env.origin and second.origin is not first.origin
     assert env.dirty == set() and second.dirty == set()
     assert set(first.changed(second)) == set(second)  # key by key
+
+
+TWO_METHODS = """import torch
+import torch.nn as nn
+
+
+class Trainer:
+    def __init__(self, dim):
+        self.net = nn.Linear(dim, 1)
+        self.opt = torch.optim.SGD(self.net.parameters(), lr=0.1)
+
+    def twice(self, x):
+        loss = self.net(x).sum()
+        loss.backward()
+        loss.backward()
+
+    def stale(self, x):
+        out = self.net(x)
+        self.opt.zero_grad()
+        out.sum().backward()
+        self.opt.step()
+        out.sum().backward()
+"""
+
+
+def test_a_class_init_is_interpreted_once_for_all_its_method_roots(monkeypatch):
+    """``twice`` and ``stale`` both start from a ``Trainer`` whose ``__init__`` ran with
+    unknown arguments: it runs once, the second root starts from a copy of what it left,
+    and each root's findings are those of its own ``self.net`` and ``self.opt``."""
+    from gradguard.analysis.python_semantics import PythonSemantics
+
+    runs = []
+    instantiate = PythonSemantics._instantiate
+
+    def counted(self, info, func, run_init):
+        runs.append((info.key, run_init))
+        return instantiate(self, info, func, run_init)
+
+    monkeypatch.setattr(PythonSemantics, "_instantiate", counted)
+    result = analyze(TWO_METHODS)
+    assert _found(result) == [("GG101", 13), ("GG101", 20)]
+    assert runs.count(("Trainer", True)) == 1

@@ -15,6 +15,7 @@ inline with the caller's argument values (bounded depth and budget). Results are
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 
 import libcst as cst
@@ -26,7 +27,7 @@ from gradguard.analysis.frames import MAX_STEPS, Budget, ClassInfo, Frame, FuncR
 from gradguard.analysis.import_semantics import ImportSemantics
 from gradguard.analysis.python_semantics import PythonSemantics
 from gradguard.analysis.torch_semantics import TorchSemantics
-from gradguard.analysis.values import EMPTY, Binding, Seg, State, Val
+from gradguard.analysis.values import EMPTY, Binding, Env, Seg, State, Val
 
 __all__ = ["Interpreter", "Hazard", "InplaceHazard", "Accumulation", "DiscardedDetach",
            "NoGraph", "Backward", "Step"]
@@ -51,6 +52,9 @@ class Interpreter(PythonSemantics, ImportSemantics, TorchSemantics, AutogradEffe
         # (imports, module, level, depth) -> what an import of the user's code names
         # (imports.Loaded, or None), looked up once per module analysis
         self.found_modules: dict = {}
+        # class key -> (class node, instance, interpreter after its __init__): see
+        # _instance_after_init, shared by the roots of one module analysis
+        self.init_starts: dict = {}
         self.frozen: set = set()  # module refs whose parameters do not require grad
         self.loaded: dict = {}  # gid -> imports.Loaded: the user's modules imported
         self.deps: set = set()  # (path, sha256) of each
@@ -143,6 +147,7 @@ class Interpreter(PythonSemantics, ImportSemantics, TorchSemantics, AutogradEffe
         other.method_gids = self.method_gids
         other.code_facts = self.code_facts
         other.found_modules = self.found_modules
+        other.init_starts = self.init_starts
         other.loaded = dict(self.loaded)
         other.deps = set(self.deps)
         other.submodules = {k: set(v) for k, v in self.submodules.items()}
@@ -159,12 +164,34 @@ class Interpreter(PythonSemantics, ImportSemantics, TorchSemantics, AutogradEffe
         self.steps = 0
         self_val = None
         if cls is not None and not self._is_static(func):
-            self_val = self._instantiate(cls, func, run_init=func.name.value != "__init__")
+            self_val = self._instantiate(cls, func, run_init=False) \
+                if func.name.value == "__init__" else self._instance_after_init(cls, func)
         ref = FuncRef(func, self.gid, cls, no_grad=self._decorated_no_grad(func), gid=self.gid)
         try:
             self.call_ref(None, ref, [], {}, self_val, unknown_params=True)
         except Budget:
             pass
+
+    def _instance_after_init(self, cls: ClassInfo, func) -> Val:
+        """The instance a method root of ``cls`` starts from: ``__init__`` run with
+        unknown arguments. Every method root of a class starts it from the same state
+        (what :meth:`run_module` left), so it is interpreted once per module analysis and
+        the class's other method roots start from a copy of this interpreter as that run
+        left it (its events included, as if run again)."""
+        kept = self.init_starts.get(cls.key)
+        if kept is not None and kept[0] is cls.node:
+            count, fields = kept[2]
+            self._ids = itertools.count(count)
+            for name, value in fields.items():
+                setattr(self, name, _copied(value))
+            return kept[1]
+        self_val = self._instantiate(cls, func, run_init=True)
+        count = next(self._ids)
+        self._ids = itertools.count(count)
+        self.init_starts[cls.key] = (cls.node, self_val, (count, {
+            name: _copied(value) for name, value in vars(self).items()
+            if name not in _SHARED_BY_ROOTS}))
+        return self_val
 
     @staticmethod
     def _strip(v: Val) -> Val:
@@ -194,3 +221,33 @@ class Interpreter(PythonSemantics, ImportSemantics, TorchSemantics, AutogradEffe
             self.foreign_steps += 1
         if self.steps > MAX_STEPS:
             raise Budget()
+
+
+# what the roots of one module analysis share (Interpreter.for_root), and the id counter
+_SHARED_BY_ROOTS = frozenset({"module", "tops", "gid", "imports", "global_env", "method_gids",
+                              "code_facts", "found_modules", "init_starts", "_ids"})
+
+
+def _copied(value):
+    """A copy of an interpreter field that can change independently of ``value``: its
+    containers copied, what they hold that never changes (values, bindings, segments,
+    nodes, events) shared."""
+    kind = type(value)
+    if kind is dict:
+        return {k: _copied(v) for k, v in value.items()}
+    if kind is list:
+        return [_copied(v) for v in value]
+    if kind is set:
+        return set(value)
+    if kind is Env:
+        return value.copy()
+    if kind is State:
+        return value.copy()
+    if kind is Accumulation:  # (its record grows as the loop accumulates more)
+        return dataclasses.replace(value)
+    if kind is Frame:
+        return dataclasses.replace(value, arg_nodes=dict(value.arg_nodes),
+                                   globals_=set(value.globals_), returns=list(value.returns),
+                                   yields=None if value.yields is None else list(value.yields),
+                                   loops=list(value.loops))
+    return value
