@@ -385,8 +385,76 @@ def _modules(torch) -> dict:
             int(any(True for _ in m.parameters()))
         if has is not None:
             e["params"] = has
+        if has:
+            kept = _params_saved(torch, cls, params, "recurrent" in e)
+            if kept is not None:
+                e["saves_params"] = kept
         out[name] = e
     return out
+
+
+# inputs tried, in order, for a module's forward: a batch of features, of sequences,
+# of images, of volumes, and (for embeddings, without grad) of indices
+_MODULE_INPUTS = [(3, 2), (3, 2, 5), (1, 2, 5, 5), (1, 2, 5, 5, 5), "indices"]
+
+
+def _params_saved(torch, cls, params, recurrent: bool) -> str | None:
+    """Whether a module's call saves its parameters for backward: ``always``, only when
+    an input requires grad (``grad_input``: addmm saves ``mat2``, the weight, only for
+    ``mat1``'s gradient; a network's first Linear on data does not), or ``never``
+    (embedding saves its indices). Probed: the parameters are changed in place after the
+    forward, as ``optimizer.step()`` does, and the backward raises "modified by an inplace
+    operation" or not. None when no input fits."""
+    def one(requires_grad: bool):
+        for shape in _MODULE_INPUTS:
+            if shape == "indices" and requires_grad:
+                continue
+            m = _build(cls, params, recurrent)
+            if m is None:
+                return None
+            x = torch.tensor([0, 1, 1]) if shape == "indices" else \
+                torch.randn(*shape, requires_grad=requires_grad)
+            try:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    out = m(x)
+            except Exception:  # noqa: BLE001 - try the next input
+                continue
+            while isinstance(out, (tuple, list)):
+                out = out[0]
+            if not isinstance(out, torch.Tensor) or not out.requires_grad:
+                continue
+            with torch.no_grad():
+                for p in m.parameters():
+                    p.add_(0)
+            try:
+                out.float().sum().backward()
+            except RuntimeError as err:
+                if "inplace operation" in str(err):
+                    return True
+                continue
+            return False
+        return None
+    without, with_grad = one(False), one(True)
+    if without is None and with_grad is None:
+        return None
+    if without:
+        return "always"
+    return "grad_input" if with_grad else "never"
+
+
+def _build(torch_cls, params, recurrent: bool):
+    """An instance built with 2 for each required argument (recurrent modules: input and
+    hidden size 2), or None."""
+    args = [2, 2] if recurrent else [
+        2 for p in list(params.values())[1:]
+        if p.default is p.empty and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return torch_cls(*args)
+    except Exception:  # noqa: BLE001
+        return None
 
 
 def _forward_functionals(cls) -> list:

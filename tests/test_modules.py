@@ -111,7 +111,7 @@ import torch.nn as nn
 body = nn.Linear(3, 3)
 net = nn.Sequential(body, nn.ReLU())
 opt = torch.optim.SGD(net.parameters(), lr=0.1)
-out = net(torch.randn(2, 3))
+out = net(torch.randn(2, 3, requires_grad=True))
 out.sum().backward(retain_graph=True)
 opt.step()
 out.mean().backward()
@@ -274,3 +274,118 @@ def test_a_torch_function_outside_the_tables_is_not_known_to_save_a_tensor():
     assert (f.span.start.line, f.message.render()) == (
         7, "`loss` uses `gathered`, built once on line 4 before the loop; the backward on "
            "line 7 frees its graph in the first iteration, so the next iteration fails")
+
+
+# --- which modules save their parameters (table: saves_params, probed under torch) ---
+
+def test_a_first_linear_on_data_does_not_save_its_weight():
+    # addmm saves the weight only for its input's gradient: G's only Linear, on noise,
+    # keeps nothing its step changes, so the second backward runs clean under torch
+    assert [f.code for f in analyze(FIRST_LINEAR).findings] == []
+
+
+def test_a_linear_on_a_graph_saves_its_weight():
+    two = FIRST_LINEAR.replace("G = nn.Linear(4, 4)", "E = nn.Linear(4, 4)\nG = nn.Linear(4, 4)")
+    two = two.replace("fake = G(z)", "fake = G(E(z))")
+    f = _only(two, "GG201")
+    assert (f.span.start.line, f.message.render()) == (
+        18, "`d_loss` backpropagates through `G` as it was on line 11, but its parameters "
+            "were updated in place on line 15")
+
+
+def test_an_embedding_never_saves_its_weight():
+    assert [f.code for f in analyze(EMBEDDING_STEPPED).findings] == []
+
+
+def test_an_optimizer_given_a_variable_that_holds_parameters_trains_them():
+    f = _only(PARAMS_IN_A_VARIABLE, "GG201")
+    assert (f.span.start.line, f.message.render()) == (
+        20, "`d_loss` backpropagates through `G` as it was on line 13, but its parameters "
+            "were updated in place on line 17")
+
+
+def test_a_module_dict_child_is_called_by_its_key():
+    f = _only(MODULE_DICT, "GG202")
+    assert (f.span.start.line, f.message.render()) == (
+        12, 'In-place change of `out`, which `self.layers["act"](self.layers["fc"](x))` '
+            '(line 11) saved for backward')
+    # and its parameters are known to be reached (no GG402)
+    assert [x.code for x in analyze(MODULE_DICT).findings] == ["GG202"]
+
+
+FIRST_LINEAR = """import torch
+import torch.nn as nn
+
+G = nn.Linear(4, 4)
+D = nn.Linear(4, 1)
+opt_g = torch.optim.Adam(G.parameters())
+opt_d = torch.optim.Adam(D.parameters())
+for i in range(3):
+    z = torch.randn(2, 4)
+    fake = G(z)
+    g_loss = -D(fake).mean()
+    opt_g.zero_grad()
+    g_loss.backward(retain_graph=True)
+    opt_g.step()
+    d_loss = D(fake).mean()
+    opt_d.zero_grad()
+    d_loss.backward()
+    opt_d.step()
+"""
+
+EMBEDDING_STEPPED = """import torch
+import torch.nn as nn
+emb = nn.Embedding(10, 4)
+opt = torch.optim.SGD(emb.parameters(), lr=0.1)
+out = emb(torch.tensor([1, 2, 3]))
+out.pow(2).sum().backward(retain_graph=True)
+opt.step()
+out.pow(2).mean().backward()
+"""
+
+PARAMS_IN_A_VARIABLE = """import itertools
+import torch
+import torch.nn as nn
+
+G = nn.Linear(4, 4)
+D = nn.Linear(4, 1)
+E = nn.Linear(4, 4)
+params = itertools.chain(G.parameters(), E.parameters())
+opt_g = torch.optim.Adam(params)
+opt_d = torch.optim.Adam(D.parameters())
+for i in range(3):
+    z = torch.randn(2, 4)
+    fake = G(E(z))
+    g_loss = -D(fake).mean()
+    opt_g.zero_grad()
+    g_loss.backward(retain_graph=True)
+    opt_g.step()
+    d_loss = D(fake).mean()
+    opt_d.zero_grad()
+    d_loss.backward()
+    opt_d.step()
+"""
+
+MODULE_DICT = """import torch
+import torch.nn as nn
+
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.layers = nn.ModuleDict({"fc": nn.Linear(3, 3), "act": nn.Sigmoid()})
+
+    def forward(self, x):
+        out = self.layers["act"](self.layers["fc"](x))
+        out += 1
+        return out
+
+
+net = Net()
+opt = torch.optim.Adam(net.parameters())
+for step in range(3):
+    loss = net(torch.randn(2, 3)).sum()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+"""

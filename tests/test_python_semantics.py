@@ -368,3 +368,122 @@ def test_a_tensor_is_no_tuple():
     # the repackage helper of every RNN example: its tuple branch never runs on a tensor
     assert _found(REPACKAGE) == []
     assert [c for c, _, _ in _found(REPACKAGE.replace("    h = repackage(h)\n", ""))] == ["GG102"]
+
+
+def test_super_runs_the_method_of_the_next_class():
+    assert _found(SUPER_FORWARD) == [(
+        "GG202", 17, "In-place change of `out`, which `out.pow(2)` (line 17) saved for backward")]
+
+
+def test_a_call_whose_every_branch_returns_leaves_the_caller_its_names():
+    # both arms of the callee's ``if`` return: the caller goes on with its own names
+    # (``rnn``, ``hidden``) as they were, not with an empty state
+    assert _found(BOTH_ARMS_RETURN) == [(
+        "GG102", 18, "`out.sum()` reaches the previous iteration's graph through `hidden`, "
+                     "which the backward on line 18 freed in that iteration")]
+
+
+def test_a_function_calling_itself_is_not_taken_to_return_its_argument_graph():
+    # repackage(v) inside repackage: what it returns is not known there; the detach
+    # of its base case is what the program runs
+    assert _found(RECURSIVE_REPACKAGE) == []
+
+
+def test_an_element_of_a_list_of_per_iteration_graphs_frees_only_its_own():
+    # losses[0] and losses[1] were appended by different iterations: the first backward
+    # frees only the first element's graph (the actor ran under no_grad)
+    assert _found(LIST_OF_LOSSES) == []
+    shared = LIST_OF_LOSSES.replace("with torch.no_grad():", "if True:")
+    assert _found(shared) == [(
+        "GG101", 13, "`losses[1]` is backpropagated through the graph of `act` (built on "
+                     "line 8), which the backward on line 12 already freed")]
+
+
+SUPER_FORWARD = """import torch
+import torch.nn as nn
+
+
+class Embed(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(4, 4)
+
+    def forward(self, x):
+        return self.fc(x)
+
+
+class EmbedL2(Embed):
+    def forward(self, x):
+        out = super().forward(x)
+        out /= out.pow(2).sum(1, keepdim=True).sqrt()
+        return out
+
+
+net = EmbedL2()
+opt = torch.optim.SGD(net.parameters(), lr=0.1)
+for _ in range(2):
+    loss = net(torch.randn(3, 4)).sum()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+"""
+
+BOTH_ARMS_RETURN = """import torch
+import torch.nn as nn
+
+
+def prepare(x):
+    if x.dim() == 3:
+        return x
+    else:
+        return x.unsqueeze(1)
+
+
+def train(steps):
+    rnn = nn.RNN(3, 4)
+    hidden = None
+    for i in range(steps):
+        x = prepare(torch.randn(5, 1, 3))
+        out, hidden = rnn(x, hidden)
+        out.sum().backward()
+
+
+train(3)
+"""
+
+RECURSIVE_REPACKAGE = """import torch
+import torch.nn as nn
+
+
+def repackage(h):
+    if type(h) == torch.Tensor:
+        return h.detach()
+    return tuple(repackage(v) for v in h)
+
+
+def train(steps):
+    lstm = nn.LSTM(3, 4)
+    hidden = (torch.zeros(1, 1, 4), torch.zeros(1, 1, 4))
+    for i in range(steps):
+        hidden = repackage(hidden)
+        out, hidden = lstm(torch.randn(5, 1, 3), hidden)
+        out.sum().backward()
+
+
+train(3)
+"""
+
+LIST_OF_LOSSES = """import torch
+import torch.nn as nn
+
+actor = nn.Sequential(nn.Linear(4, 8), nn.Tanh(), nn.Linear(8, 2))
+critics = [nn.Linear(6, 1), nn.Linear(6, 1)]
+obs = torch.randn(5, 4)
+with torch.no_grad():
+    act = actor(obs)
+losses = []
+for critic in critics:
+    losses.append(critic(torch.cat([obs, act], 1)).pow(2).mean())
+losses[0].backward()
+losses[1].backward()
+"""

@@ -531,7 +531,8 @@ def test_gg102_state_computed_from_its_old_value_is_still_detached():
 GAN_FAKE_KEPT_FROM_THE_D_LOOP = """import torch
 import torch.nn as nn
 
-netG, netD = nn.Linear(4, 4), nn.Linear(4, 1)
+netG = nn.Sequential(nn.Linear(4, 4), nn.Tanh(), nn.Linear(4, 4))
+netD = nn.Linear(4, 1)
 optD = torch.optim.Adam(netD.parameters())
 optG = torch.optim.Adam(netG.parameters())
 for epoch in range(2):
@@ -559,7 +560,7 @@ def test_gg201_a_fake_from_the_discriminator_loop_is_recomputed_in_the_generator
         "Recompute `fake, errG` after the parameter update, so this backward uses the "
         "updated parameters")
     fixed = apply_edits(GAN_FAKE_KEPT_FROM_THE_D_LOOP, f.preferred_fix.edits)
-    assert fixed.splitlines()[16:20] == [
+    assert fixed.splitlines()[17:21] == [
         "        errG = -netD(fake).mean()", "        fake = netG(noise)",
         "        errG = -netD(fake).mean()", "        errG.backward(retain_graph=True)"]
     assert [x.code for x in analyze(fixed).findings] == []
@@ -672,3 +673,108 @@ def test_gg302_a_submodule_tuple_state_set_to_none_first_is_detached_element_wis
     assert fixed.splitlines()[48:50] == [
         "    loss.backward()", "    model.seq.state = tuple(t.detach() for t in model.seq.state)"]
     assert analyze(fixed).findings == ()
+
+
+def test_gg101_detaches_at_the_call_not_inside_the_callee_every_caller_runs():
+    # the critic's forward views its input first; detaching there would cut the
+    # generator loss too: the fix detaches the argument of the discriminator step's call
+    f = _only(CRITIC_OF_THIS_FILE, "GG101")
+    assert f.preferred_fix.title.render() == (
+        "Detach `fake` on line 21: that loss must not backpropagate into the graph that built it")
+    fixed = apply_edits(CRITIC_OF_THIS_FILE, f.preferred_fix.edits)
+    assert fixed.splitlines()[20] == "    d_loss = D(fake.detach()).mean() - D(torch.randn(5, 4)).mean()"
+    assert analyze(fixed).findings == ()
+
+
+def test_gg201_recomputes_every_part_that_saved_the_stepped_parameters():
+    f = _only(TWO_STALE_OUTPUTS, "GG201")
+    assert f.preferred_fix.title.render() == (
+        "Recompute `d_real, d_fake, g_loss` after the parameter update, so this backward "
+        "uses the updated parameters")
+    fixed = apply_edits(TWO_STALE_OUTPUTS, f.preferred_fix.edits)
+    assert fixed.splitlines()[17:21] == [
+        "    d_real = D(torch.randn(5, 4))", "    d_fake = D(fake)",
+        "    g_loss = d_real.mean() - d_fake.mean()", "    g_loss.backward()"]
+    assert analyze(fixed).findings == ()
+
+
+def test_gg201_does_not_recompute_a_loss_assigned_in_each_arm_of_an_if():
+    # neither arm's assignment alone is what reaches the backward: no recomputation
+    f = _only(LOSS_FROM_TWO_ARMS, "GG201")
+    assert f.preferred_fix is None or "Recompute" not in f.preferred_fix.title.render()
+
+
+CRITIC_OF_THIS_FILE = """import torch
+import torch.nn as nn
+
+
+class Critic(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.model = nn.Sequential(nn.Linear(4, 8), nn.LeakyReLU(0.2), nn.Linear(8, 1))
+
+    def forward(self, img):
+        flat = img.view(img.shape[0], -1)
+        return self.model(flat)
+
+
+G = nn.Sequential(nn.Linear(2, 8), nn.Tanh(), nn.Linear(8, 4))
+D = Critic()
+opt_g = torch.optim.Adam(G.parameters())
+opt_d = torch.optim.Adam(D.parameters())
+for step in range(3):
+    fake = G(torch.randn(5, 2))
+    d_loss = D(fake).mean() - D(torch.randn(5, 4)).mean()
+    opt_d.zero_grad()
+    d_loss.backward()
+    opt_d.step()
+    g_loss = -D(fake).mean()
+    opt_g.zero_grad()
+    g_loss.backward()
+    opt_g.step()
+"""
+
+TWO_STALE_OUTPUTS = """import torch
+import torch.nn as nn
+
+G = nn.Sequential(nn.Linear(2, 8), nn.Tanh(), nn.Linear(8, 4))
+D = nn.Sequential(nn.Linear(4, 8), nn.Tanh(), nn.Linear(8, 1))
+opt_g = torch.optim.Adam(G.parameters())
+opt_d = torch.optim.Adam(D.parameters())
+for step in range(3):
+    fake = G(torch.randn(5, 2))
+    d_real = D(torch.randn(5, 4))
+    d_fake = D(fake)
+    d_loss = d_fake.mean() - d_real.mean()
+    opt_d.zero_grad()
+    d_loss.backward(retain_graph=True)
+    opt_d.step()
+    g_loss = d_real.mean() - d_fake.mean()
+    opt_g.zero_grad()
+    g_loss.backward()
+    opt_g.step()
+"""
+
+LOSS_FROM_TWO_ARMS = """import torch
+import torch.nn as nn
+
+G = nn.Sequential(nn.Linear(2, 8), nn.Tanh(), nn.Linear(8, 4))
+D = nn.Sequential(nn.Linear(4, 8), nn.Tanh(), nn.Linear(8, 1))
+opt_g = torch.optim.Adam(G.parameters())
+opt_d = torch.optim.Adam(D.parameters())
+wasserstein = True
+for step in range(3):
+    fake = G(torch.randn(5, 2))
+    d_fake = D(fake)
+    g_loss = -d_fake.mean()
+    opt_g.zero_grad()
+    g_loss.backward(retain_graph=True)
+    opt_g.step()
+    if wasserstein:
+        d_loss = d_fake.mean() - D(torch.randn(5, 4)).mean()
+    else:
+        d_loss = d_fake.pow(2).mean()
+    opt_d.zero_grad()
+    d_loss.backward()
+    opt_d.step()
+"""

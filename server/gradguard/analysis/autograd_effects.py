@@ -272,6 +272,10 @@ class AutogradEffects:
         not require grad and does not have a grad_fn",
         torch/csrc/autograd/autograd.cpp)."""
         reach, wild = self.reach_of(val.segs)
+        if not val.segs and not val.leaf and val.src is None:
+            # a root of unknown provenance with no graph the engine knows: whatever graph
+            # it has was built where the engine did not look, from parameters it cannot name
+            wild = True
         self.backwards.append(Backward(call, self.stamp(), reach, wild, val.src))
         if not sure or val.kind != "tensor" or val.segs or val.leaf or val.src is None:
             return

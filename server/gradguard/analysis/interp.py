@@ -122,6 +122,10 @@ class Interpreter(PythonSemantics, ImportSemantics, TorchSemantics, AutogradEffe
         self.cut_log: list = []  # (Cut of a graph, stamp)
         self.escaped: set = set()  # module refs handed to code the engine does not follow
         self.created: set = set()  # module refs constructed in this root
+        # frame id of an inlined call -> (the caller's frame id, the call, its arguments'
+        # expressions with the segments each carried): where a fix inside a callee
+        # is written at the call instead
+        self.call_sites: dict = {}
 
     def run_module(self) -> None:
         """Interpret the module body (top-level statements, inlining calls)."""

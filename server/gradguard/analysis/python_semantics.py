@@ -824,12 +824,25 @@ class PythonSemantics:
             i = int(node.slice[0].slice.value.value, 0)
             if -len(base.elts) <= i < len(base.elts):
                 return base.elts[i]
+        if base.kind == "module" and isinstance(base.ref, tuple) and len(node.slice) == 1 and \
+                isinstance(node.slice[0].slice, cst.Index) and \
+                isinstance(node.slice[0].slice.value, cst.SimpleString):
+            # ``layers["enc"]`` of an nn.ModuleDict: its child of that name
+            b = self.state.env.get(("@", base.ref, node.slice[0].slice.value.evaluated_value))
+            if b is not None:
+                return b.val
         if base.kind in ("container", "tuple", "unknown", "object"):
             k = self._iteration_of(node.slice[0].slice.value) \
                 if base.each and len(node.slice) == 1 and \
                 isinstance(node.slice[0].slice, cst.Index) else None
             if k is not None:  # losses[i] in the i-th iteration: that element's graph
                 return self._nth_element(self._element(base), base.each, k)
+            if base.each and len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index):
+                # one element of a list holding a different graph in each element, at an
+                # index not tied to a loop pass (``losses[0]`` after the loop): which
+                # element's graph is not known, only what every element shares
+                el = self._element(base)
+                return Val(el.kind, el.segs - base.each, el.leaf, store=el.store)
             return self._element(base)
         if base.kind == "tensor" and base.grad:
             res = self.op(node, "", [base], saves=False)
@@ -1030,10 +1043,21 @@ class PythonSemantics:
         foreign = ref.gid != self.gid and (
             self.foreign_steps >= MAX_FOREIGN_STEPS or
             sum(f.gid != self.gid for f in self.frames) >= MAX_FOREIGN_DEPTH)
+        if any(f.func is node for f in self.frames) and not (ref.cls is not None and
+                                                             ref.cls.is_module):
+            # a function calling itself (``tuple(repackage_hidden(v) for v in h)``): what
+            # it returns is what this run of it will return, not known here. (A module's
+            # forward reached again through a submodule of its own class is a module call:
+            # it builds a graph from what it is given.)
+            self.escape(vals)
+            return UNKNOWN
         if self.depth >= MAX_DEPTH or foreign or any(f.func is node for f in self.frames):
             return self._propagate(vals)
         frame = Frame(f"F{next(self._ids)}", node, ref.frame, call=call, self_obj=self_val,
                       module_method=ref.cls is not None and ref.cls.is_module, gid=ref.gid)
+        if call is not None:
+            self.call_sites[frame.id] = (self.frame.id, call, tuple(
+                (n, v.segs) for v, n in list(pos) + list(kw.values()) if v.segs))
         params = node.params
         names = [p for p in list(params.posonly_params) + list(params.params)]
         args = list(pos)

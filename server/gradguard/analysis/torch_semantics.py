@@ -145,7 +145,9 @@ class TorchSemantics:
             # "input" saves the inputs; a torch.nn module the tables do not describe is
             # only known to hold its parameters
             saved = self.saved_of([v for v, _ in pos]) if saves == "input" else ()
-            if ref is not None:
+            keeps = T.PARAMS_SAVED.get(name, "always")
+            if ref is not None and (keeps == "always" or (
+                    keeps == "grad_input" and any(v.grad for v, _ in pos))):
                 saved += ((("param", ref), self.state.versions.get(("param", ref), 0)),)
         segs = self.new_seg(call, label, parents, saves != "none", inputs, saved,
                             ins=[v for v, _ in pos], module=ref)
@@ -194,7 +196,9 @@ class TorchSemantics:
             self.created.add(ref)
             if flag:
                 self.inplace_ctors[ref] = call
-            children = self._module_children(call, name, pos)
+            items = self._module_dict_items(call) if name == "ModuleDict" else None
+            children = tuple(v for _, v in items) if items else \
+                self._module_children(call, name, pos)
             if not children:
                 # a wrapper (DataParallel(net), a Sequential not followed): its call
                 # reaches the wrapped modules' parameters without saying so
@@ -208,6 +212,12 @@ class TorchSemantics:
                 # ... (torch/nn/modules/container.py), the paths a fix names
                 for i, (v, _) in enumerate(pos):
                     self.state.env[("@", ref, str(i))] = Binding(v, self.frame.stmt)
+            for key, v in items or ():
+                # nn.ModuleDict({"enc": a}): its children are its attributes too
+                # (``md["enc"]`` and ``md.enc`` are the same module)
+                self.state.env[("@", ref, key)] = Binding(v, self.frame.stmt)
+            if items:
+                return Val("module", ref=ref)
             return Val("module", ref=ref, elts=children)
         if len(parts) >= 2 and parts[1] == "optim":
             if "lr_scheduler" in parts:
@@ -288,6 +298,22 @@ class TorchSemantics:
             return Val("tuple", segs, elts=tuple(result(e) for e in out.elts))
         return result(out)
 
+    def _module_dict_items(self, call: cst.Call) -> list | None:
+        """The ``(key, module)`` pairs of ``nn.ModuleDict({"a": m, ...})`` when its one
+        argument is a dict literal of string keys and known modules; else None."""
+        if len(call.args) != 1 or call.args[0].keyword or call.args[0].star or \
+                not isinstance(call.args[0].value, cst.Dict):
+            return None
+        items = []
+        for e in call.args[0].value.elements:
+            if not isinstance(e, cst.DictElement) or not isinstance(e.key, cst.SimpleString):
+                return None
+            v = self.eval(e.value)
+            if v.kind != "module" or not isinstance(v.ref, tuple):
+                return None
+            items.append((e.key.evaluated_value, v))
+        return items or None
+
     def _module_children(self, call: cst.Call, name: str, pos) -> tuple | None:
         """The submodules of ``nn.Sequential(a, b, *rest)`` / ``nn.ModuleList([a, b])``
         in order, when every one is known to be a module; else None."""
@@ -321,8 +347,9 @@ class TorchSemantics:
         or None when it cannot be told."""
         if not call.args:
             return None
+        first = self._bound_expr(call.args[0].value)
         names, refs = set(), set()
-        for sub in calls_in(call.args[0].value):
+        for sub in calls_in(first):
             if isinstance(sub.func, cst.Attribute) and sub.func.attr.value in (
                     "parameters", "named_parameters"):
                 name = dotted(sub.func.value)
@@ -332,7 +359,6 @@ class TorchSemantics:
                 if isinstance(v.ref, tuple):
                     refs.add(v.ref)
         if not names:
-            first = call.args[0].value
             if isinstance(first, (cst.List, cst.Tuple)) and first.elements and all(
                     isinstance(e, cst.Element) and isinstance(e.value, (cst.Name, cst.Attribute))
                     for e in first.elements):
@@ -341,7 +367,51 @@ class TorchSemantics:
                 if all(v.kind == "tensor" and v.store is not None for v in vals):
                     return Trained(frozenset(), frozenset(), stores=frozenset(v.store for v in vals))
             return None
-        return Trained(frozenset(names), frozenset(refs), _only_parameters(call.args[0].value))
+        return Trained(frozenset(names), frozenset(refs), _only_parameters(first))
+
+    def _bound_expr(self, expr: cst.BaseExpression) -> cst.BaseExpression:
+        """The expression a local name was last assigned (``params = itertools.chain(
+        G.parameters(), E.parameters())``), followed through names bound to names; else
+        ``expr`` itself. Only a plain one-target assignment counts (not ``+=``, a loop
+        target or an unpacking), so what it names is what the name holds."""
+        seen = set()
+        while isinstance(expr, cst.Name) and expr.value not in seen:
+            seen.add(expr.value)
+            b = self.state.env.get(self.key_of(expr))
+            line = b.stmt if b is not None else None
+            if not isinstance(line, cst.SimpleStatementLine):
+                break
+            bound = [a.value for a in line.body if isinstance(a, cst.Assign) and
+                     len(a.targets) == 1 and isinstance(a.targets[0].target, cst.Name) and
+                     a.targets[0].target.value == expr.value]
+            if len(bound) != 1:
+                break
+            expr = bound[0]
+        return expr
+
+    def _super_method(self, func: cst.Attribute):
+        """For ``super().name`` (no arguments) in a method of a known class: the
+        ``(method, class)`` Python runs, the first ``name`` after the class that defines
+        the running method in the MRO of ``self``'s class; None when not known (a base
+        from a library, ``nn.Module.__init__``)."""
+        value = func.value
+        if not (isinstance(value, cst.Call) and not value.args and
+                isinstance(value.func, cst.Name) and value.func.value == "super"):
+            return None
+        obj = self.frame.self_obj
+        info = self._class_of(obj) if obj is not None else None
+        if info is None:
+            return None
+        mro = list(self._mro(info))
+        here = next((i for i, c in enumerate(mro)
+                     if any(m is self.frame.func for m in c.methods.values())), None)
+        if here is None:
+            return None
+        for c in mro[here + 1:]:
+            m = c.methods.get(func.attr.value)
+            if m is not None:
+                return m, c
+        return None
 
     def _descendants(self, refs) -> set:
         """Modules and their submodules (attributes that hold modules), transitively."""
@@ -355,6 +425,11 @@ class TorchSemantics:
 
     def eval_method_call(self, call: cst.Call, func: cst.Attribute) -> Val:
         attr = func.attr.value
+        found = self._super_method(func)
+        if found is not None:  # ``super().forward(x)``: the next class's method, on self
+            pos, kw = self._args(call)
+            return self.call_ref(call, self.method_ref(found[0], found[1]), pos, kw,
+                                 self.frame.self_obj)
         recv = self.eval(func.value)
         if recv.kind == "ns":
             pos, kw = self._args(call)

@@ -164,6 +164,14 @@ NOT_INPLACE = frozenset({"detach_", "requires_grad_", "retain_grad_", "share_mem
 # classes whose __init__ takes ``inplace``).
 INPLACE_MODULES = frozenset(n for n, e in _db.modules().items() if e.get("inplace"))
 
+# When a module's call saves its parameters for backward (so that an optimizer step
+# between the forward and the backward makes autograd's version check fail): "always"
+# (convolution, batch_norm, recurrent modules), "grad_input" only when an input requires
+# grad (addmm saves the weight only for its input's gradient: a network's first Linear on
+# data does not), "never" (embedding saves its indices). From the table (probed at
+# generation time); a module not there is taken to save them.
+PARAMS_SAVED = {n: e["saves_params"] for n, e in _db.modules().items() if e.get("saves_params")}
+
 # Calls that make a leaf that requires grad.
 LEAF_CONSTRUCTORS = frozenset({"Parameter"})
 

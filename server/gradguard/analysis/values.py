@@ -383,10 +383,17 @@ class State:
 
 
 def join_states(states) -> State:
-    """Join states at a control-flow merge; dead states contribute nothing."""
+    """Join states at a control-flow merge; dead states contribute nothing. When every
+    state is dead (both branches of an ``if`` returned), the result is dead and holds the
+    join of them all: where the dead end is undone (a call returning to its caller), the
+    caller goes on from what the paths to those returns bound and freed."""
     live = [s for s in states if not s.dead]
     if not live:
-        return State(dead=True)
+        if not states:
+            return State(dead=True)
+        out = join_states([replace(s, dead=False) for s in states])
+        out.dead = True
+        return out
     out = live[0].copy()
     for s in live[1:]:
         # states copied from one another share most bindings: only the others are joined

@@ -229,6 +229,28 @@ def one_line_assignment(stmt) -> bool:
         isinstance(stmt.body[0], cst.Assign)
 
 
+def on_every_path(func: cst.CSTNode, stmt: cst.CSTNode, here: cst.CSTNode) -> bool:
+    """Whether no branch holds ``stmt`` without also holding ``here``: ``d_loss`` assigned
+    in each arm of an ``if`` is not on every path to the line after it (neither assignment
+    alone is what reaches it), a statement of an earlier loop's body is."""
+    path = _path_to(func, stmt)
+    return path is not None and all(
+        _path_to(node, here) is not None for node in path
+        if isinstance(node, (cst.If, cst.Else, cst.Try, cst.ExceptHandler, cst.MatchCase)) or
+        type(node).__name__ in ("TryStar", "ExceptStarHandler"))
+
+
+def _path_to(node: cst.CSTNode, target: cst.CSTNode) -> list | None:
+    """The nodes from ``node`` down to ``target`` (both included), or None."""
+    if node is target:
+        return [node]
+    for child in node.children:
+        below = _path_to(child, target)
+        if below is not None:
+            return [node] + below
+    return None
+
+
 def reads_freed(expr: cst.CSTNode, h: Hazard, interp: Interpreter, frame_id: str) -> bool:
     """Whether recomputing ``expr`` now would read a value whose graph is freed."""
     for name in m.findall(expr, m.Name()):
@@ -239,6 +261,27 @@ def reads_freed(expr: cst.CSTNode, h: Hazard, interp: Interpreter, frame_id: str
                     return True
                 break
     return False
+
+
+def operand_at_site(h: Hazard, interp: Interpreter, seg, node, segs):
+    """Where a fix that cuts the operand ``node`` (carrying ``segs``) of segment ``seg``
+    is written: ``(node, segs)`` itself when ``seg`` was built in a frame active at the
+    hazard (the training code), else the argument of the call in such a frame that led
+    into the callee building it, the one carrying those segments (``netD(fake)``, not
+    ``img.view(...)`` inside ``netD.forward``, which every caller runs); None when there
+    is no such call."""
+    active = {fid for fid, _, _ in h.frames}
+    fid = seg.frame
+    while fid not in active:
+        site = interp.call_sites.get(fid)
+        if site is None:
+            return None
+        fid, call, args = site
+        carried = [(n, s & segs) for n, s in args if s & segs]
+        if not carried:
+            return None
+        node, segs = carried[0]
+    return node, segs
 
 
 def frame_stmt(h: Hazard, frame_id: str):

@@ -132,13 +132,16 @@ def _detach_at_second_use(h: Hazard, interp: Interpreter, src: Source) -> Fix | 
         seg = interp.segs[sid]
         for node, segs in seg.inputs:
             if segs & hit and sid not in hit:
+                site = C.operand_at_site(h, interp, seg, node, segs & hit)
+                if site is None:
+                    continue
                 if sid in h.val_segs and sid not in h.freed:
                     if used_second is None:
-                        used_second = (node, segs & hit)
+                        used_second = site
                     if second is None and _trains_itself(seg):
-                        second = (node, segs & hit)
+                        second = site
                 elif h.freed.get(sid) is h.frees[0] and first is None:
-                    first = (node, segs & hit)
+                    first = site
     if used_second is None:
         return None
     target = second

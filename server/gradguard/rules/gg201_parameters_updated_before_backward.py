@@ -69,7 +69,7 @@ for _ in range(2):
     ),
     invalid=(
         """import torch
-net = torch.nn.Linear(2, 1)
+net = torch.nn.Sequential(torch.nn.Linear(2, 4), torch.nn.Tanh(), torch.nn.Linear(4, 1))
 opt = torch.optim.SGD(net.parameters(), lr=0.1)
 x = torch.randn(4, 2)
 out = net(x)
@@ -105,14 +105,18 @@ def recompute_after_update(h: InplaceHazard, interp: Interpreter, src: Source) -
     """Re-run, just before the backward, the one-line assignments (in the backward's
     function) that built the stale part of the loss; None when some other part of it that
     saved the same parameters would stay stale."""
-    frame_id, here, _ = h.frames[-1]
+    frame_id, here, func = h.frames[-1]
     if here is None or h.root is None:
         return None
     if _earlier_iteration(h.seg.stamp, h.stamp, interp):
         # the stale graph was built in an earlier iteration (carried in state): a
         # recomputation in this iteration cannot reach it
         return None
-    stale = h.seg.id
+    # every node of this pass that saved those parameters as the hazard's did (``d_real``
+    # and ``d_fake``, both through the stepped discriminator) is stale alike
+    version = next(v for st, v in h.seg.saved if st == h.store)
+    stale = {sid for sid, seg in interp.segs.items()
+             if seg.stamp == h.seg.stamp and (h.store, version) in seg.saved}
     here_start = src.span(here).start
     chain, todo, seen, reach = [], [h.root], set(), set()
     while todo:
@@ -122,12 +126,13 @@ def recompute_after_update(h: InplaceHazard, interp: Interpreter, src: Source) -
                 continue
             seen.add(name.value)
             b = h.env.get((frame_id, name.value)) or h.env.get(("G", name.value))
-            if b is None or stale not in b.val.segs:
+            if b is None or not stale & b.val.segs:
                 if b is not None:
                     reach |= b.val.segs   # read as it is: not recomputed
                 continue
             stmt = b.stmt
-            if not C.one_line_assignment(stmt) or src.span(stmt).start >= here_start:
+            if not C.one_line_assignment(stmt) or src.span(stmt).start >= here_start or \
+                    not C.on_every_path(func if func is not None else src.module, stmt, here):
                 return None
             if stmt not in chain:
                 chain.append(stmt)
