@@ -389,3 +389,47 @@ for step in range(3):
     loss.backward()
     opt.step()
 """
+
+
+def test_a_forward_hook_runs_on_the_module_call_and_stores_its_output():
+    # register_forward_hook: hook(module, inputs, output) runs after forward; the dict it
+    # fills carries the graph of the iteration into the next one's loss
+    f = _only(HOOK_KEEPS_OUTPUT, "GG102")
+    assert (f.span.start.line, f.message.render()) == (
+        26, "`loss` reaches the previous iteration's graph through `feats, reg`, which the "
+            "backward on line 26 freed in that iteration")
+    assert [(r.span.start.line, r.span.start.column, r.message.render()) for r in f.related] == [
+        (14, 36, "graph of `feats` built here"), (26, 4, "this backward freed it")]
+    detached = HOOK_KEEPS_OUTPUT.replace('feats["fc"] = o\n', 'feats["fc"] = o.detach()\n')
+    assert analyze(detached).findings == ()
+
+
+HOOK_KEEPS_OUTPUT = """import torch
+import torch.nn as nn
+
+feats = {}
+def hook(m, i, o):
+    feats["fc"] = o
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(3, 3)
+        self.head = nn.Linear(3, 1)
+    def forward(self, x):
+        return self.head(torch.relu(self.fc(x)))
+
+net = Net()
+net.fc.register_forward_hook(hook)
+opt = torch.optim.SGD(net.parameters(), lr=0.1)
+reg = None
+for _ in range(3):
+    out = net(torch.randn(2, 3))
+    loss = out.mean()
+    if reg is not None:
+        loss = loss + reg
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    reg = feats["fc"].pow(2).mean()
+"""

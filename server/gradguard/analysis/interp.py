@@ -126,6 +126,7 @@ class Interpreter(PythonSemantics, ImportSemantics, TorchSemantics, AutogradEffe
         # expressions with the segments each carried): where a fix inside a callee
         # is written at the call instead
         self.call_sites: dict = {}
+        self.forward_hooks: dict = {}  # module ref -> the hooks register_forward_hook gave it
 
     def run_module(self) -> None:
         """Interpret the module body (top-level statements, inlining calls)."""

@@ -946,9 +946,9 @@ class PythonSemantics:
                 fwd = self._method(info, "forward" if info.is_module else "__call__")
                 if fwd is not None:
                     res = self.call_ref(call, self.method_ref(fwd, info), pos, kw, callee)
-                    return res
+                    return self._forward_hooks(call, callee, pos, res)
             if callee.kind == "module":
-                return self.module_call(call, callee, pos)
+                return self._forward_hooks(call, callee, pos, self.module_call(call, callee, pos))
             return self._propagate(vals)
         if callee.kind == "unknown" and isinstance(func_node, cst.Name):
             key = self.lookup_key(func_node.value)
@@ -1002,6 +1002,19 @@ class PythonSemantics:
             states.append(self.state)
         self.state = join_states(states)
         return join_all(results)
+
+    def _forward_hooks(self, call, module: Val, pos, out: Val) -> Val:
+        """``module(x)`` runs the hooks ``register_forward_hook`` gave it after forward,
+        as ``hook(module, inputs, output)`` (torch/nn/modules/module.py ``_call_impl``); a
+        hook that returns something else replaces the output."""
+        hooks = self.forward_hooks.get(module.ref) if isinstance(module.ref, tuple) else None
+        for hook in hooks or ():
+            args = Val("tuple", frozenset().union(*(v.segs for v, _ in pos)) if pos else EMPTY,
+                       elts=tuple(v for v, _ in pos))
+            res = self.apply(call, hook, [(module, call), (args, call), (out, call)], {}, None)
+            if res.kind != "none":
+                out = join(out, res) if res.kind == "unknown" else res
+        return out
 
     def _propagate(self, vals) -> Val:
         """An unknown call: its result depends on its arguments, no new graph. A

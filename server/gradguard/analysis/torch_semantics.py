@@ -542,6 +542,10 @@ class TorchSemantics:
                 return NONE
             if attr == "forward":
                 return self.module_call(call, recv, pos)
+            if attr == "register_forward_hook" and pos and isinstance(recv.ref, tuple) and \
+                    pos[0][0].kind == "func":
+                self.forward_hooks[recv.ref] = self.forward_hooks.get(recv.ref, ()) + (pos[0][0],)
+                return UNKNOWN
             if attr in ("modules", "children") and isinstance(recv.ref, tuple) and not pos:
                 return Val("container", ref=(attr, recv.ref))
             if attr not in T.MODULE_METHODS_KEEPING_PARAMETERS:

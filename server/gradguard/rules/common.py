@@ -125,6 +125,10 @@ def graph_site(seg, src: Source, h: Hazard, prefer=()) -> tuple[str, cst.CSTNode
              isinstance(b.stmt, cst.SimpleStatementLine)]
     if found:
         _, _, name, stmt = min(found, key=lambda t: t[:2])
+        if not m.findall(stmt, m.Call() | m.BinaryOperation() | m.Subscript()):
+            # ``feats = {}``: no call or operation there built a graph (a forward hook
+            # stored it in the dict later): name the operation itself
+            return name, seg.node
         return name, stmt
     if target is not None and not isinstance(target, cst.Tuple):
         return src.code(target, 40), seg.node
