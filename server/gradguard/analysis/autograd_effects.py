@@ -247,7 +247,9 @@ class AutogradEffects:
             # loss over an inner loop's graphs)
             if rec.heads & val.segs or (retain is not False and rec.segs & val.segs):
                 self.consumed.add(id(rec.node))
-        if retain is True and not self.no_grad:
+        if retain is True and not self.no_grad and not self._creates_graph(api, pos, kw):
+            # (create_graph=True asks for the graph of the gradients themselves: a MAML
+            # inner loop chains its steps through them on purpose)
             self._check_retained_carry(call, root_node, val)
         hit = tuple(s for s in sorted(val.segs) if s in freed and self.segs[s].saves)
         if hit:
@@ -276,6 +278,9 @@ class AutogradEffects:
             # a root of unknown provenance with no graph the engine knows: whatever graph
             # it has was built where the engine did not look, from parameters it cannot name
             wild = True
+        for opt, reached in self.grads_since_clear.items():
+            if reached is not None:
+                self.grads_since_clear[opt] = None if wild else reached | reach
         self.backwards.append(Backward(call, self.stamp(), reach, wild, val.src))
         if not sure or val.kind != "tensor" or val.segs or val.leaf or val.src is None:
             return
@@ -315,6 +320,14 @@ class AutogradEffects:
         if c is not None:
             return literal_truth(c)
         return False
+
+    @staticmethod
+    def _creates_graph(api: str, pos, kw) -> bool:
+        """Whether the call says ``create_graph=True`` (by keyword or position)."""
+        idx = T.RETAIN_POSITION[api][1]
+        node = kw["create_graph"][1] if "create_graph" in kw else \
+            pos[idx][1] if idx is not None and len(pos) > idx else None
+        return node is not None and literal_truth(node) is True
 
     def _check_retained_carry(self, call, root_node, val: Val) -> None:
         """``retain_graph=True`` in a loop whose backward reaches a segment built in an

@@ -127,6 +127,9 @@ class Interpreter(PythonSemantics, ImportSemantics, TorchSemantics, AutogradEffe
         # is written at the call instead
         self.call_sites: dict = {}
         self.forward_hooks: dict = {}  # module ref -> the hooks register_forward_hook gave it
+        # optimizer (its Trained) -> the modules a backward reached since its zero_grad()
+        # set their gradients to None (None: not known which)
+        self.grads_since_clear: dict = {}
 
     def run_module(self) -> None:
         """Interpret the module body (top-level statements, inlining calls)."""

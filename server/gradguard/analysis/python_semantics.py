@@ -28,6 +28,11 @@ def _is_main_guard(test) -> bool:
 
 _BUILTIN_TYPES = frozenset({"tuple", "list", "dict", "set", "frozenset", "str", "bytes", "int",
                             "float", "bool", "complex"})
+# what a dict is an instance of, and sequence types it is not (collections.abc, typing)
+_MAPPING_TYPES = frozenset({"dict", "collections.abc.Mapping", "collections.abc.MutableMapping",
+                            "typing.Mapping", "typing.MutableMapping", "typing.Dict"})
+_SEQUENCE_TYPES = frozenset({"collections.abc.Sequence", "collections.abc.MutableSequence",
+                             "typing.Sequence", "typing.List", "typing.Tuple", "torch.Tensor"})
 
 
 def _names_in(target):
@@ -180,8 +185,9 @@ class PythonSemantics:
                     # it a list (its update() is no list's)
                     kind = "container" if old.val.kind in ("container", "tuple") \
                         else old.val.kind
-                    self.state.env[key] = Binding(Val(kind, merged.segs, merged.leaf),
-                                                  old.stmt)
+                    self.state.env[key] = Binding(Val(kind, merged.segs, merged.leaf,
+                                                      old.val.ref if kind == "container"
+                                                      else None), old.stmt)
         elif isinstance(target, cst.StarredElement):
             self.store(target.value, val, stmt)
 
@@ -497,6 +503,15 @@ class PythonSemantics:
         module or object whose class is known, or ``obj`` is a tensor and ``C`` a builtin
         container type or ``torch.Tensor``: True or False; else an unknown bool."""
         vals = [v for v, _ in pos]
+        if len(vals) == 2 and vals[0].kind == "container" and vals[0].ref == "dict":
+            # a dict (a literal, a comprehension, dict(...)) is a Mapping, no sequence
+            types = self._type_names(pos[1][1])
+            if types and all(t in _MAPPING_TYPES for t in types):
+                return Val("scalar", ref=True)
+            if types and all(t in _BUILTIN_TYPES - {"dict"} or t in _SEQUENCE_TYPES
+                             for t in types):
+                return Val("scalar", ref=False)
+            return SCALAR
         if len(vals) == 2 and vals[0].kind == "tensor":
             names = [dotted(e.value) for e in pos[1][1].elements] \
                 if isinstance(pos[1][1], cst.Tuple) else [dotted(pos[1][1])]
@@ -524,6 +539,23 @@ class PythonSemantics:
             seen.add(name)
             todo.extend(self.classes[name].bases)
         return Val("scalar", ref=False)
+
+    def _type_names(self, node) -> list | None:
+        """The types an ``isinstance`` second argument names: builtin names not rebound,
+        dotted paths of imported ones (``collections.abc.Mapping``); None when one of them
+        is not known."""
+        out = []
+        for e in node.elements if isinstance(node, cst.Tuple) else [node]:
+            e = e.value if isinstance(e, cst.Element) else e
+            name = dotted(e)
+            if name in _BUILTIN_TYPES and self.lookup_key(name) is None:
+                out.append(name)
+                continue
+            v = self.eval(e)
+            if v.kind != "ns" or not isinstance(v.ref, str):
+                return None
+            out.append(v.ref)
+        return out
 
     def _nth_element(self, item: Val, each: frozenset, k: int) -> Val:
         """The element pass ``k`` of a loop gets from a container whose ``each`` segments
@@ -677,6 +709,9 @@ class PythonSemantics:
                 for part in node.parts:
                     if isinstance(part, cst.FormattedStringExpression):
                         self.eval(part.expression)
+            if isinstance(node, cst.SimpleString):
+                # a string's value is kept (``activate == "relu"`` is then known)
+                return Val("scalar", ref=("str", node.evaluated_value))
             return SCALAR
         if isinstance(node, cst.Attribute):
             return self.eval_attribute(node)
@@ -705,9 +740,16 @@ class PythonSemantics:
                 return SCALAR if known is None else Val("scalar", ref=not known)
             return self.op(node, "", [v], saves=False)
         if isinstance(node, cst.Comparison):
-            self.eval(node.left)
-            for c in node.comparisons:
-                self.eval(c.comparator)
+            left = self.eval(node.left)
+            rights = [self.eval(c.comparator) for c in node.comparisons]
+            if len(rights) == 1 and isinstance(node.comparisons[0].operator,
+                                               (cst.Equal, cst.NotEqual)):
+                # two strings of known value: a known bool
+                a, b = left.ref, rights[0].ref
+                if left.kind == rights[0].kind == "scalar" and isinstance(a, tuple) and \
+                        isinstance(b, tuple) and a[0] == b[0] == "str":
+                    return Val("scalar", ref=(a == b) == isinstance(
+                        node.comparisons[0].operator, cst.Equal))
             return Val("tensor")
         if isinstance(node, cst.BooleanOperation):
             left = self.eval(node.left)
@@ -737,7 +779,7 @@ class PythonSemantics:
                     self.eval(e.key)
                 vals.append(self.eval(e.value))
             segs = frozenset().union(*(v.segs for v in vals)) if vals else EMPTY
-            return Val("container", segs, any(v.leaf for v in vals), src=merge_src(vals))
+            return Val("container", segs, any(v.leaf for v in vals), "dict", src=merge_src(vals))
         if isinstance(node, cst.Subscript):
             return self.eval_subscript(node)
         if isinstance(node, (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)):
@@ -889,7 +931,7 @@ class PythonSemantics:
         # the element expression runs once per element (when taken, for a generator)
         out = self._generated([v], start, lazy=isinstance(node, cst.GeneratorExp))
         if isinstance(node, cst.DictComp):
-            return out
+            return replace(out, ref="dict")
         if v.kind == "module" and isinstance(v.ref, tuple):
             # ``[Block(d) for _ in range(n)]``: every element is a module built the same
             # way; one stands for them all (an nn.Sequential / ModuleList of them runs it)
@@ -977,7 +1019,8 @@ class PythonSemantics:
                 return Val("container", v.segs, v.leaf, elts=(item,), each=v.each)
             if func_node.value in ("zip", "enumerate", "map", "filter", "dict"):
                 v = join_all(vals) if vals else NONE
-                return Val("container", v.segs, v.leaf, each=v.each)
+                return Val("container", v.segs, v.leaf, "dict" if func_node.value == "dict"
+                           else None, each=v.each)
             if func_node.value == "super":
                 return self.frame.self_obj or UNKNOWN
             if func_node.value in ("sum", "min", "max", "abs", "next", "getattr"):

@@ -494,6 +494,14 @@ class TorchSemantics:
                 self.backward(call, pos[0][0], pos[0][1], "wrapper.backward", pos, kw, sure)
                 return NONE
         if recv.kind == "optimizer":
+            if attr == "zero_grad" and isinstance(recv.ref, Trained):
+                # zero_grad(set_to_none=True), the default since torch 2.0: a parameter
+                # no later backward reaches keeps grad None, and step() skips it
+                flag = kw.get("set_to_none") or (pos[0] if pos else None)
+                if flag is None or literal_truth(flag[1]) is True:
+                    self.grads_since_clear[recv.ref] = frozenset()
+                else:
+                    self.grads_since_clear.pop(recv.ref, None)
             if attr.endswith("step"):
                 trained = recv.ref if isinstance(recv.ref, Trained) else Trained(None, ())
                 if pos and pos[0][0].kind == "func" and isinstance(pos[0][0].ref, FuncRef):
@@ -509,7 +517,13 @@ class TorchSemantics:
                                            len(self.backwards)))
                 self.param_updates += 1
                 self.step_log.append(trained)
-                for r in self._descendants(trained.refs):
+                stepped = self._descendants(trained.refs)
+                reached = self.grads_since_clear.get(recv.ref) if recv.ref in \
+                    self.grads_since_clear else None
+                if reached is not None:
+                    # only what a backward since zero_grad() reached has a gradient
+                    stepped &= self._descendants(reached)
+                for r in stepped:
                     self.bump(Val("tensor", store=("param", r)), call)
             return UNKNOWN
         if recv.kind in ("module", "unknown") and not kw and (

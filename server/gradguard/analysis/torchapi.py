@@ -89,6 +89,9 @@ CUT_METHODS_HAND = frozenset({
     # torch/_tensor.py): leave tensor land, or convert to an integer/bool dtype
     "tolist", "numpy", "long", "int", "bool", "short", "byte", "char", "nelement",
     "register_hook", "size", "stride", "data_ptr", "element_size",
+    # x.new_tensor(data): a new constant with x's dtype and device (python_variable_methods.cpp
+    # THPVariable_new_tensor; the new_zeros/new_ones/new_full/new_empty the table has)
+    "new_tensor",
     # torch.distributions: Distribution.sample() runs under torch.no_grad()
     "sample",
     # nn.Module methods (a receiver the engine could not tell is a model)
