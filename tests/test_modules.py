@@ -433,3 +433,97 @@ for _ in range(3):
     opt.step()
     reg = feats["fc"].pow(2).mean()
 """
+
+
+def test_new_tensor_is_a_constant_that_saves_nothing_of_its_receiver():
+    # batch.new_tensor(data) takes only dtype and device from batch: the in-place div_
+    # of batch after it changes nothing a backward needs (runs clean under torch)
+    assert analyze(NEW_TENSOR).findings == ()
+
+
+def test_a_step_after_zero_grad_changes_only_what_a_backward_reached():
+    # zero_grad() sets gradients to None (torch >= 2.0) and step() skips those: the
+    # second head, not reached by the first backward, is unchanged (runs clean)
+    assert analyze(TWO_HEADS).findings == ()
+    kept = TWO_HEADS.replace("zero_grad()", "zero_grad(set_to_none=False)")
+    f = _only(kept, "GG201")
+    assert (f.span.start.line, f.message.render()) == (
+        30, "`qf2_loss` backpropagates through `self.linear4` as it was on line 16, but its "
+            "parameters were updated in place on line 28")
+
+
+def test_grad_scaler_step_steps_its_optimizer():
+    f = _only(GRAD_SCALER, "GG201")
+    assert (f.span.start.line, f.message.render()) == (
+        17, "`scaler.scale(d_loss)` backpropagates through `G` as it was on line 10, but its "
+            "parameters were updated in place on line 14")
+
+
+NEW_TENSOR = """import torch
+import torch.nn as nn
+
+conv = nn.Conv2d(3, 3, 3)
+opt = torch.optim.SGD(conv.parameters(), lr=0.1)
+for _ in range(2):
+    batch = conv(torch.randn(1, 3, 8, 8))
+    mean = batch.new_tensor([0.485, 0.456, 0.406]).view(-1, 1, 1)
+    batch.div_(255.0)
+    loss = (batch - mean).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+"""
+
+TWO_HEADS = """import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class Critic(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.linear1 = nn.Linear(4, 8)
+        self.linear2 = nn.Linear(8, 1)
+        self.linear3 = nn.Linear(4, 8)
+        self.linear4 = nn.Linear(8, 1)
+
+    def forward(self, x):
+        q1 = self.linear2(F.relu(self.linear1(x)))
+        q2 = self.linear4(F.relu(self.linear3(x)))
+        return q1, q2
+
+
+critic = Critic()
+critic_optim = torch.optim.Adam(critic.parameters())
+for step in range(3):
+    q1, q2 = critic(torch.randn(5, 4))
+    qf1_loss = q1.pow(2).mean()
+    qf2_loss = q2.pow(2).mean()
+    critic_optim.zero_grad()
+    qf1_loss.backward()
+    critic_optim.step()
+    critic_optim.zero_grad()
+    qf2_loss.backward()
+    critic_optim.step()
+"""
+
+GRAD_SCALER = """import torch
+import torch.nn as nn
+
+G = nn.Sequential(nn.Linear(2, 8), nn.Tanh(), nn.Linear(8, 4))
+D = nn.Sequential(nn.Linear(4, 8), nn.Tanh(), nn.Linear(8, 1))
+opt_g = torch.optim.Adam(G.parameters())
+opt_d = torch.optim.Adam(D.parameters())
+scaler = torch.amp.GradScaler("cpu")
+for step in range(2):
+    fake = G(torch.randn(5, 2))
+    g_loss = -D(fake).mean()
+    opt_g.zero_grad()
+    scaler.scale(g_loss).backward(retain_graph=True)
+    scaler.step(opt_g)
+    d_loss = D(fake).mean() - D(torch.randn(5, 4)).mean()
+    opt_d.zero_grad()
+    scaler.scale(d_loss).backward()
+    scaler.step(opt_d)
+    scaler.update()
+"""

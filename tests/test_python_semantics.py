@@ -487,3 +487,95 @@ for critic in critics:
 losses[0].backward()
 losses[1].backward()
 """
+
+
+def test_a_dict_is_a_mapping_for_isinstance():
+    # the recursive detach of a dict of states takes the Mapping branch: nothing carried
+    assert _found(DICT_OF_STATES) == []
+
+
+def test_a_comparison_of_two_known_strings_is_a_known_bool():
+    # activate == "relu" with the default "relu": the ReLU, whose output the residual
+    # add then changes in place; with "linear" the Identity, which saves nothing
+    assert _found(STRING_FLAG) == [(
+        "GG202", 13, "In-place change of `out`, which `self.act(self.fc(x))` (line 12) "
+                     "saved for backward")]
+    assert _found(STRING_FLAG.replace('activate="relu"):', 'activate="linear"):')) == []
+
+
+def test_a_dict_literal_keeps_each_keys_value():
+    # out["log"] holds a float from .item(): appending it keeps no graph
+    assert _found(DICT_OF_RESULTS) == []
+
+
+DICT_OF_STATES = """import torch
+import torch.nn as nn
+from collections.abc import Mapping
+
+
+def detach_states(states):
+    if isinstance(states, torch.Tensor):
+        return states.detach()
+    if isinstance(states, Mapping):
+        return {k: detach_states(v) for k, v in states.items()}
+    return states
+
+
+cell = nn.GRUCell(3, 4)
+opt = torch.optim.SGD(cell.parameters(), lr=0.1)
+states = {"h": torch.zeros(2, 4)}
+for step in range(3):
+    states = detach_states(states)
+    h = cell(torch.randn(2, 3), states["h"])
+    states = {"h": h}
+    loss = h.pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+"""
+
+STRING_FLAG = """import torch
+import torch.nn as nn
+
+
+class Unit(nn.Module):
+    def __init__(self, d, activate="relu"):
+        super().__init__()
+        self.fc = nn.Linear(d, d)
+        self.act = nn.ReLU() if activate == "relu" else nn.Identity()
+
+    def forward(self, x):
+        out = self.act(self.fc(x))
+        out += x
+        return out
+
+
+net = nn.Sequential(nn.Linear(4, 4), Unit(4))
+opt = torch.optim.SGD(net.parameters(), lr=0.1)
+for _ in range(2):
+    loss = net(torch.randn(3, 4)).sum()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+"""
+
+DICT_OF_RESULTS = """import torch
+import torch.nn as nn
+
+net = nn.Sequential(nn.Linear(4, 8), nn.Tanh(), nn.Linear(8, 1))
+opt = torch.optim.SGD(net.parameters(), lr=0.1)
+
+
+def training_step(x):
+    loss = net(x).pow(2).mean()
+    return {"loss": loss, "log": {"loss": loss.item()}}
+
+
+logged = []
+for step in range(3):
+    out = training_step(torch.randn(5, 4))
+    opt.zero_grad()
+    out["loss"].backward()
+    opt.step()
+    logged.append(out["log"])
+"""

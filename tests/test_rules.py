@@ -778,3 +778,28 @@ for step in range(3):
     d_loss.backward()
     opt_d.step()
 """
+
+
+def test_gg302_create_graph_in_a_maml_inner_loop_is_not_reported():
+    # create_graph=True asks for the graph of the gradients: the inner steps chain
+    # through them on purpose, the outer backward walks them once (runs clean)
+    assert analyze(MAML_INNER_LOOP).findings == ()
+
+
+MAML_INNER_LOOP = """import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+w = nn.Parameter(torch.randn(3, 1))
+meta_opt = torch.optim.Adam([w], lr=1e-3)
+for it in range(3):
+    fast = w
+    for _ in range(2):
+        loss = F.mse_loss(torch.randn(4, 3) @ fast, torch.randn(4, 1))
+        (g,) = torch.autograd.grad(loss, [fast], create_graph=True)
+        fast = fast - 0.01 * g
+    outer = F.mse_loss(torch.randn(4, 3) @ fast, torch.randn(4, 1))
+    meta_opt.zero_grad()
+    outer.backward()
+    meta_opt.step()
+"""

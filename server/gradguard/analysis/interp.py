@@ -204,6 +204,9 @@ class Interpreter(PythonSemantics, ImportSemantics, TorchSemantics, AutogradEffe
     @staticmethod
     def _strip(v: Val) -> Val:
         """The value without its graph: what a later root may assume about it."""
+        if v.kind == "container" and isinstance(v.ref, tuple) and v.ref[0] == "dict":
+            # a dict literal's values, without their graphs too
+            return Val(v.kind, ref=v.ref[:2] + (tuple(Interpreter._strip(x) for x in v.ref[2]),))
         if v.kind in ("tensor", "unknown", "tuple", "container", "dist"):
             return Val(v.kind, ref=v.ref)
         if v.kind == "module" and v.elts:

@@ -503,7 +503,8 @@ class PythonSemantics:
         module or object whose class is known, or ``obj`` is a tensor and ``C`` a builtin
         container type or ``torch.Tensor``: True or False; else an unknown bool."""
         vals = [v for v, _ in pos]
-        if len(vals) == 2 and vals[0].kind == "container" and vals[0].ref == "dict":
+        if len(vals) == 2 and vals[0].kind == "container" and (vals[0].ref == "dict" or (
+                isinstance(vals[0].ref, tuple) and vals[0].ref[0] == "dict")):
             # a dict (a literal, a comprehension, dict(...)) is a Mapping, no sequence
             types = self._type_names(pos[1][1])
             if types and all(t in _MAPPING_TYPES for t in types):
@@ -779,7 +780,12 @@ class PythonSemantics:
                     self.eval(e.key)
                 vals.append(self.eval(e.value))
             segs = frozenset().union(*(v.segs for v in vals)) if vals else EMPTY
-            return Val("container", segs, any(v.leaf for v in vals), "dict", src=merge_src(vals))
+            keys = [e.key.evaluated_value for e in node.elements
+                    if isinstance(e, cst.DictElement) and isinstance(e.key, cst.SimpleString)]
+            # a literal of string keys keeps each key's value (``out["log"]``)
+            ref = ("dict", tuple(keys), tuple(vals)) if len(keys) == len(vals) and \
+                len(set(keys)) == len(keys) else "dict"
+            return Val("container", segs, any(v.leaf for v in vals), ref, src=merge_src(vals))
         if isinstance(node, cst.Subscript):
             return self.eval_subscript(node)
         if isinstance(node, (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)):
@@ -866,6 +872,12 @@ class PythonSemantics:
             i = int(node.slice[0].slice.value.value, 0)
             if -len(base.elts) <= i < len(base.elts):
                 return base.elts[i]
+        if base.kind == "container" and isinstance(base.ref, tuple) and base.ref[0] == "dict" \
+                and len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index) and \
+                isinstance(node.slice[0].slice.value, cst.SimpleString) and \
+                node.slice[0].slice.value.evaluated_value in base.ref[1]:
+            # ``out["log"]`` of ``out = {"loss": loss, "log": {...}}``: that key's value
+            return base.ref[2][base.ref[1].index(node.slice[0].slice.value.evaluated_value)]
         if base.kind == "module" and isinstance(base.ref, tuple) and len(node.slice) == 1 and \
                 isinstance(node.slice[0].slice, cst.Index) and \
                 isinstance(node.slice[0].slice.value, cst.SimpleString):

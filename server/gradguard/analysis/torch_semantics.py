@@ -219,6 +219,8 @@ class TorchSemantics:
             if items:
                 return Val("module", ref=ref)
             return Val("module", ref=ref, elts=children)
+        if name == "GradScaler" and parts[1:2] in (["amp"], ["cuda"], ["cpu"]):
+            return Val("object", ref=("GradScaler", id(call)))
         if len(parts) >= 2 and parts[1] == "optim":
             if "lr_scheduler" in parts:
                 return UNKNOWN
@@ -389,6 +391,33 @@ class TorchSemantics:
             expr = bound[0]
         return expr
 
+    def _optimizer_step(self, call, opt: Val, opt_node, pos) -> None:
+        """``opt.step(closure)``: the closure runs (its forward and backward), then the
+        parameters of the modules the optimizer trains change in place; after
+        ``zero_grad()`` only those a backward has reached since (a parameter whose grad is
+        None is skipped, torch/optim/optimizer.py)."""
+        trained = opt.ref if isinstance(opt.ref, Trained) else Trained(None, ())
+        if pos and pos[0][0].kind == "func" and isinstance(pos[0][0].ref, FuncRef):
+            closure = pos[0][0].ref
+            ctx = LoopCtx(self._loop_key(call), call, self.frame.id,
+                          closure.node.body.body[0]
+                          if isinstance(closure.node, cst.FunctionDef) and
+                          isinstance(closure.node.body, cst.IndentedBlock) else None)
+            self._run_loop(ctx, lambda: self.call_ref(call, closure, [], {}, None))
+        # the update happens after the closure's forward and backward
+        self.step_recs.append(Step(call, opt.ref if isinstance(opt.ref, Trained) else None,
+                                   self.stamp(), opt_node, len(self.backwards)))
+        self.param_updates += 1
+        self.step_log.append(trained)
+        stepped = self._descendants(trained.refs)
+        reached = self.grads_since_clear.get(opt.ref) if opt.ref in self.grads_since_clear \
+            else None
+        if reached is not None:
+            # only what a backward since zero_grad() reached has a gradient
+            stepped &= self._descendants(reached)
+        for r in stepped:
+            self.bump(Val("tensor", store=("param", r)), call)
+
     def _super_method(self, func: cst.Attribute):
         """For ``super().name`` (no arguments) in a method of a known class: the
         ``(method, class)`` Python runs, the first ``name`` after the class that defines
@@ -493,6 +522,12 @@ class TorchSemantics:
                 sure = recv.kind in ("object", "module") or attr != "backward"
                 self.backward(call, pos[0][0], pos[0][1], "wrapper.backward", pos, kw, sure)
                 return NONE
+        if recv.kind == "object" and recv.ref and recv.ref[0] == "GradScaler" and \
+                attr == "step" and pos and pos[0][0].kind == "optimizer":
+            # GradScaler.step(optimizer): unscales the gradients, then optimizer.step()
+            # (torch/amp/grad_scaler.py)
+            self._optimizer_step(call, pos[0][0], pos[0][1], pos[1:])
+            return UNKNOWN
         if recv.kind == "optimizer":
             if attr == "zero_grad" and isinstance(recv.ref, Trained):
                 # zero_grad(set_to_none=True), the default since torch 2.0: a parameter
@@ -503,28 +538,7 @@ class TorchSemantics:
                 else:
                     self.grads_since_clear.pop(recv.ref, None)
             if attr.endswith("step"):
-                trained = recv.ref if isinstance(recv.ref, Trained) else Trained(None, ())
-                if pos and pos[0][0].kind == "func" and isinstance(pos[0][0].ref, FuncRef):
-                    closure = pos[0][0].ref
-                    ctx = LoopCtx(self._loop_key(call), call, self.frame.id,
-                                  closure.node.body.body[0]
-                                  if isinstance(closure.node, cst.FunctionDef) and
-                                  isinstance(closure.node.body, cst.IndentedBlock) else None)
-                    self._run_loop(ctx, lambda: self.call_ref(call, closure, [], {}, None))
-                # the update happens after the closure's forward and backward
-                self.step_recs.append(Step(call, recv.ref if isinstance(recv.ref, Trained)
-                                           else None, self.stamp(), func.value,
-                                           len(self.backwards)))
-                self.param_updates += 1
-                self.step_log.append(trained)
-                stepped = self._descendants(trained.refs)
-                reached = self.grads_since_clear.get(recv.ref) if recv.ref in \
-                    self.grads_since_clear else None
-                if reached is not None:
-                    # only what a backward since zero_grad() reached has a gradient
-                    stepped &= self._descendants(reached)
-                for r in stepped:
-                    self.bump(Val("tensor", store=("param", r)), call)
+                self._optimizer_step(call, recv, func.value, pos)
             return UNKNOWN
         if recv.kind in ("module", "unknown") and not kw and (
                 (attr == "eval" and not pos) or (attr == "train" and len(pos) <= 1)):
