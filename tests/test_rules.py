@@ -803,3 +803,112 @@ for it in range(3):
     outer.backward()
     meta_opt.step()
 """
+
+
+def test_gg101_recomputes_the_forward_a_second_loss_shares_with_the_first():
+    # the actor's backward freed the trunk both heads share, and its step changed the
+    # trunk: retain_graph=True would only trade the error; a fresh forward for the
+    # critic's loss runs, and both optimizers still see gradients (checked under torch)
+    f = _only(SHARED_TRUNK, "GG101")
+    assert f.preferred_fix.title.render() == (
+        "Recompute `logits, values, value_loss` before this backward (a fresh graph)")
+    fixed = apply_edits(SHARED_TRUNK, f.preferred_fix.edits)
+    assert fixed.splitlines()[28:32] == [
+        "    critic_opt.zero_grad()", "    logits, values = net(states)",
+        "    value_loss = F.mse_loss(values, returns)", "    value_loss.backward()"]
+    assert analyze(fixed).findings == ()
+
+
+def test_gg101_does_not_recompute_a_list_the_graphs_were_appended_to():
+    # ``losses = []`` holds the graphs, but running it again builds none
+    f = _only(LIST_OF_LOSSES_SHARED, "GG101")
+    assert all("Recompute" not in x.title.render() for x in f.fixes)
+
+
+def test_gg103_moves_every_statement_that_built_the_loss_into_the_loop_in_order():
+    f = _only(BUILT_BEFORE_THE_LOOP, "GG103")
+    assert f.preferred_fix.title.render() == (
+        "Compute `logits, counts, probs, loss` inside the loop (a new graph each iteration)")
+    fixed = apply_edits(BUILT_BEFORE_THE_LOOP, f.preferred_fix.edits)
+    assert fixed.splitlines()[9:15] == [
+        "for k in range(3):", "    logits = xenc @ W", "    counts = logits.exp()",
+        "    probs = counts / counts.sum(1, keepdim=True)",
+        "    loss = -probs[torch.arange(8), ys].log().mean()", "    opt.zero_grad()"]
+    assert analyze(fixed).findings == ()
+
+
+def test_gg103_does_not_move_what_the_loop_iterates_into_the_loop():
+    src = """import torch
+net = torch.nn.Sequential(torch.nn.Linear(2, 4), torch.nn.Tanh(), torch.nn.Linear(4, 2))
+out = net(torch.randn(3, 2))
+losses, _ = {"a": out.sum(), "b": out.pow(2).sum()}, None
+for name, value in losses.items():
+    value.backward()
+"""
+    f = _only(src, "GG103")
+    assert all("inside the loop" not in x.title.render() for x in f.fixes)
+
+
+SHARED_TRUNK = """import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.trunk = nn.Sequential(nn.Linear(4, 16), nn.Tanh())
+        self.pi = nn.Linear(16, 2)
+        self.v = nn.Linear(16, 1)
+
+    def forward(self, s):
+        h = self.trunk(s)
+        return self.pi(h), self.v(h).squeeze(-1)
+
+
+net = Net()
+actor_opt = torch.optim.Adam(list(net.trunk.parameters()) + list(net.pi.parameters()))
+critic_opt = torch.optim.Adam(net.v.parameters())
+for it in range(3):
+    states, returns = torch.randn(5, 4), torch.randn(5)
+    logits, values = net(states)
+    policy_loss = -F.log_softmax(logits, -1)[:, 0].mean()
+    value_loss = F.mse_loss(values, returns)
+    actor_opt.zero_grad()
+    policy_loss.backward()
+    actor_opt.step()
+    critic_opt.zero_grad()
+    value_loss.backward()
+    critic_opt.step()
+"""
+
+LIST_OF_LOSSES_SHARED = """import torch
+import torch.nn as nn
+
+actor = nn.Sequential(nn.Linear(4, 8), nn.Tanh(), nn.Linear(8, 2))
+critics = [nn.Linear(6, 1), nn.Linear(6, 1)]
+obs = torch.randn(5, 4)
+if True:
+    act = actor(obs)
+losses = []
+for critic in critics:
+    losses.append(critic(torch.cat([obs, act], 1)).pow(2).mean())
+losses[0].backward()
+losses[1].backward()
+"""
+
+BUILT_BEFORE_THE_LOOP = """import torch
+
+W = torch.randn(5, 5, requires_grad=True)
+opt = torch.optim.SGD([W], lr=0.1)
+xenc = torch.randn(8, 5)
+ys = torch.randint(0, 5, (8,))
+logits = xenc @ W
+counts = logits.exp()
+probs = counts / counts.sum(1, keepdim=True)
+loss = -probs[torch.arange(8), ys].log().mean()
+for k in range(3):
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+"""

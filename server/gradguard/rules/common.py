@@ -233,6 +233,46 @@ def one_line_assignment(stmt) -> bool:
         isinstance(stmt.body[0], cst.Assign)
 
 
+def recompute_chain(h, src: Source, stale: set):
+    """The one-line assignments of the backward's function that built the stale part
+    of its root (those binding a value with a segment of ``stale``, and the stale ones
+    they read in turn), in source order, and the segments of what they read as it is:
+    ``(statements, segments)``; None when one of them cannot be run again just before
+    the backward (not a single assignment, after it, or in a branch of its own)."""
+    frame_id, here, func = h.frames[-1]
+    if here is None or h.root is None:
+        return None
+    here_start = src.span(here).start
+    chain, todo, seen, reach = [], [h.root], set(), set()
+    while todo:
+        expr = todo.pop()
+        for name in m.findall(expr, m.Name()) if not isinstance(expr, cst.Name) else [expr]:
+            if name.value in seen:
+                continue
+            seen.add(name.value)
+            b = h.env.get((frame_id, name.value)) or h.env.get(("G", name.value))
+            if b is None or not stale & b.val.segs:
+                if b is not None:
+                    reach |= b.val.segs   # read as it is: not recomputed
+                continue
+            stmt = b.stmt
+            if not one_line_assignment(stmt) or src.span(stmt).start >= here_start or \
+                    not on_every_path(func if func is not None else src.module, stmt, here):
+                return None
+            assign = stmt.body[0]
+            if not m.findall(assign.value, m.Call() | m.BinaryOperation() | m.Subscript()):
+                return None  # ``losses = []``: the graph was put in it elsewhere
+            if {n.value for t in assign.targets for n in m.findall(t.target, m.Name())} & \
+                    {n.value for n in m.findall(assign.value, m.Name())}:
+                return None  # ``h = cell(x, h)``: running it again is another step
+            if stmt not in chain:
+                chain.append(stmt)
+                todo.append(stmt.body[0].value)
+    if not chain:
+        return None
+    return sorted(chain, key=lambda s: src.span(s).start), reach
+
+
 def on_every_path(func: cst.CSTNode, stmt: cst.CSTNode, here: cst.CSTNode) -> bool:
     """Whether no branch holds ``stmt`` without also holding ``here``: ``d_loss`` assigned
     in each arm of an ``if`` is not on every path to the line after it (neither assignment

@@ -172,23 +172,19 @@ def _trains_itself(seg) -> bool:
 
 
 def _recompute(h: Hazard, interp: Interpreter, src: Source) -> Fix | None:
-    """Recompute the backpropagated variable just before the backward, when its defining
-    statement reads nothing whose graph is freed (so the recomputation is a fresh graph)."""
-    if not isinstance(h.root, cst.Name):
+    """Recompute, just before the backward, the assignments that built the freed part of
+    what it backpropagates (a fresh graph): ``logits, values = net(states)`` and
+    ``value_loss = ...`` again after the actor's backward freed their shared trunk."""
+    found = C.recompute_chain(h, src, set(h.segs))
+    if found is None:
         return None
-    frame_id = h.frames[-1][0]
-    binding = h.env.get((frame_id, h.root.value)) or h.env.get(("G", h.root.value))
-    stmt = binding.stmt if binding is not None else None
-    if not C.one_line_assignment(stmt):
-        return None
-    if C.reads_freed(stmt.body[0].value, h, interp, frame_id):
-        return None
-    here = C.frame_stmt(h, frame_id)
-    if here is None or here is stmt:
-        return None
+    chain, _ = found
+    here = h.frames[-1][1]
+    names = ", ".join(src.code(s.body[0].targets[0].target, 30) for s in chain)
     return Fix(Message(N_("Recompute `{name}` before this backward (a fresh graph)"),
-                       {"name": h.root.value}),
-               (src.insert_line_before(here, src.statement_code(stmt)),), preferred=True)
+                       {"name": names}),
+               (src.insert_line_before(here, *(src.statement_code(s) for s in chain)),),
+               preferred=True)
 
 
 def _use_fresh_value(h: Hazard, interp: Interpreter, src: Source) -> Fix | None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 
 import libcst as cst
+import libcst.matchers as m
 
 from gradguard.analysis.interp import Hazard, Interpreter
 from gradguard.analysis.model import Finding, Fix, Message
@@ -91,13 +92,30 @@ def build(h: Hazard, interp: Interpreter, src: Source) -> Finding:
 
 
 def _recompute_in_loop(h: Hazard, interp: Interpreter, src: Source) -> Fix | None:
-    """Move (or copy) the statement that built the reused value to the top of the loop
-    body, when it is a one-line assignment in the loop's frame, before the loop."""
+    """Move (or copy) the statements that built the reused value to the top of the loop
+    body: all those before the loop that built the freed part of the backward's root, in
+    their order (``logits = xenc @ W``, ``counts = logits.exp()``, ... ``loss = ...``),
+    when the backward runs in the loop's own frame; else the one-line assignment in the
+    loop's frame, before the loop, that holds it."""
     loop = h.loop
     if loop.body is None:
         return None
     lspan = src.span(loop.node)
     hit = set(h.segs)
+    if h.frames[-1][0] == loop.frame:
+        found = C.recompute_chain(h, src, hit)
+        moved = [st for st in found[0] if src.span(st).start < lspan.start] if found else []
+        if moved and not _read_by_header(moved, loop, src):
+            edits = [src.insert_line_before(loop.body, *(src.statement_code(st) for st in moved))]
+            for st in moved:
+                names = [n.value for t in st.body[0].targets for n in m.findall(t.target, m.Name())]
+                if not any(_used_outside(n, st, loop, src, h) for n in names):
+                    edits.insert(0, src.delete_lines(st))
+            shown = ", ".join(src.code(st.body[0].targets[0].target, 30) for st in moved)
+            return Fix(Message(N_("Compute `{name}` inside the loop (a new graph each "
+                                  "iteration)"), {"name": shown}), tuple(edits), preferred=True)
+        if found is not None:
+            return None
     for key, b in sorted(h.env.items(), key=lambda kv: str(kv[0])):
         if key[0] not in (loop.frame, "G") or not (b.val.segs & hit):
             continue
@@ -109,10 +127,13 @@ def _recompute_in_loop(h: Hazard, interp: Interpreter, src: Source) -> Fix | Non
         if C.reads_freed(stmt.body[0].value, h, interp, loop.frame):
             continue
         name = key[1]
+        if isinstance(loop.node, (cst.For, cst.While)) and \
+                not C.name_index(loop.node.body, src).names.get(name):
+            continue  # not read in the loop: computing it there changes nothing
         target, where = loop, loop.body
-        if any(C.name_index(e, src).names.get(name) for e in loop.header):
+        if _read_by_header([stmt], loop, src):
             outer = _enclosing_loop(h, loop)
-            if outer is None:
+            if outer is None or src.span(stmt).start >= src.span(outer.node).start:
                 continue
             target, where = outer, outer.body
         code = src.statement_code(stmt)
@@ -157,6 +178,17 @@ def _detach_where_built(h: Hazard, interp: Interpreter, src: Source) -> Fix | No
                           "trains what computed it, and each iteration's backward then "
                           "stops there"), {"name": name, "line": src.line_ref(stmt)}),
                edits, preferred=True)
+
+
+def _read_by_header(stmts, loop, src: Source) -> bool:
+    """Whether the loop's header (its iterable) reads a name one of ``stmts`` binds
+    (``for name, value in losses.items()``: ``losses`` cannot be computed inside)."""
+    for st in stmts:
+        for t in st.body[0].targets:
+            for n in m.findall(t.target, m.Name()):
+                if any(C.name_index(e, src).names.get(n.value) for e in loop.header):
+                    return True
+    return False
 
 
 def _enclosing_loop(h: Hazard, loop):

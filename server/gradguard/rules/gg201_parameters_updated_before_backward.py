@@ -117,33 +117,16 @@ def recompute_after_update(h: InplaceHazard, interp: Interpreter, src: Source) -
     version = next(v for st, v in h.seg.saved if st == h.store)
     stale = {sid for sid, seg in interp.segs.items()
              if seg.stamp == h.seg.stamp and (h.store, version) in seg.saved}
-    here_start = src.span(here).start
-    chain, todo, seen, reach = [], [h.root], set(), set()
-    while todo:
-        expr = todo.pop()
-        for name in m.findall(expr, m.Name()) if not isinstance(expr, cst.Name) else [expr]:
-            if name.value in seen:
-                continue
-            seen.add(name.value)
-            b = h.env.get((frame_id, name.value)) or h.env.get(("G", name.value))
-            if b is None or not stale & b.val.segs:
-                if b is not None:
-                    reach |= b.val.segs   # read as it is: not recomputed
-                continue
-            stmt = b.stmt
-            if not C.one_line_assignment(stmt) or src.span(stmt).start >= here_start or \
-                    not C.on_every_path(func if func is not None else src.module, stmt, here):
-                return None
-            if stmt not in chain:
-                chain.append(stmt)
-                todo.append(stmt.body[0].value)
+    found = C.recompute_chain(h, src, stale)
+    if found is None:
+        return None
+    chain, reach = found
     if not chain or not _updated_before(h, here, src):
         return None
     if any(interp.segs[s].stmt not in chain and interp.segs[s].stamp != h.seg.stamp and
            any(store == h.store for store, _ in interp.segs[s].saved) for s in reach):
         # a part read as it is (not recomputed) saved them in another pass: it stays stale
         return None
-    chain.sort(key=lambda s: src.span(s).start)
     names = ", ".join(src.code(s.body[0].targets[0].target, 30) for s in chain)
     return Fix(Message(N_("Recompute `{names}` after the parameter update, so this backward "
                        "uses the updated parameters"), {"names": names}),
