@@ -172,14 +172,30 @@ def _trains_itself(seg) -> bool:
 
 
 def _recompute(h: Hazard, interp: Interpreter, src: Source) -> Fix | None:
-    """Recompute, just before the backward, the assignments that built the freed part of
-    what it backpropagates (a fresh graph): ``logits, values = net(states)`` and
-    ``value_loss = ...`` again after the actor's backward freed their shared trunk."""
-    found = C.recompute_chain(h, src, set(h.segs))
-    if found is None:
-        return None
-    chain, _ = found
+    """Recompute, just before the backward, what it backpropagates (a fresh graph): its
+    own statement when that reads nothing whose graph is freed; when an optimizer step ran
+    between the two backwards (so keeping the graph would only trade the error for
+    "modified by an inplace operation"), the chain of assignments that built the freed
+    part too (``logits, values = net(states)`` and ``value_loss = ...`` again after the
+    actor's step changed the trunk they share)."""
+    if h.steps > h.frees[0].steps:
+        found = C.recompute_chain(h, src, set(h.segs))
+        if found is None:
+            return None
+        chain = found[0]
+    else:
+        if not isinstance(h.root, cst.Name):
+            return None
+        frame_id = h.frames[-1][0]
+        binding = h.env.get((frame_id, h.root.value)) or h.env.get(("G", h.root.value))
+        stmt = binding.stmt if binding is not None else None
+        if not C.one_line_assignment(stmt) or \
+                C.reads_freed(stmt.body[0].value, h, interp, frame_id):
+            return None
+        chain = [stmt]
     here = h.frames[-1][1]
+    if here is None or here in chain:
+        return None
     names = ", ".join(src.code(s.body[0].targets[0].target, 30) for s in chain)
     return Fix(Message(N_("Recompute `{name}` before this backward (a fresh graph)"),
                        {"name": names}),
