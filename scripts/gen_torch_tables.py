@@ -446,9 +446,11 @@ def _params_saved(torch, cls, params, recurrent: bool) -> str | None:
 def _build(torch_cls, params, recurrent: bool):
     """An instance built with 2 for each required argument (recurrent modules: input and
     hidden size 2), or None."""
-    args = [2, 2] if recurrent else [
-        2 for p in list(params.values())[1:]
-        if p.default is p.empty and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
+    required = [p for p in list(params.values())[1:]
+                if p.default is p.empty and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
+    if any(p.kind == p.KEYWORD_ONLY for p in required):
+        return None
+    args = [2, 2] if recurrent else [2] * len(required)
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
@@ -483,21 +485,8 @@ def _forward_functionals(cls) -> list:
 def _has_params(torch, cls, params):
     """Whether an instance built with the defaults has parameters (required arguments
     get 2), or None when it cannot be built that way."""
-    args = []
-    for p in list(params.values())[1:]:
-        if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
-            continue
-        if p.default is p.empty:
-            if p.kind == p.KEYWORD_ONLY:
-                return None
-            args.append(2)
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            m = cls(*args)
-    except Exception:  # noqa: BLE001
-        return None
-    return 1 if any(True for _ in m.parameters()) else 0
+    m = _build(cls, params, recurrent=False)
+    return None if m is None else int(any(True for _ in m.parameters()))
 
 
 def _optimizers(torch) -> list:

@@ -301,15 +301,7 @@ class AutogradEffects:
         from retain_graph and create_graph (create_graph=True makes retain_graph default
         to True)."""
         ri, ci = T.RETAIN_POSITION[api]
-
-        def arg(name, idx):
-            if name in kw:
-                return kw[name][1]
-            if idx is not None and len(pos) > idx:
-                return pos[idx][1]
-            return None
-
-        r, c = arg("retain_graph", ri), arg("create_graph", ci)
+        r, c = _arg_node(pos, kw, "retain_graph", ri), _arg_node(pos, kw, "create_graph", ci)
         if r is not None:
             t = literal_truth(r)
             if isinstance(r, cst.Name) and r.value == "None":
@@ -324,9 +316,7 @@ class AutogradEffects:
     @staticmethod
     def _creates_graph(api: str, pos, kw) -> bool:
         """Whether the call says ``create_graph=True`` (by keyword or position)."""
-        idx = T.RETAIN_POSITION[api][1]
-        node = kw["create_graph"][1] if "create_graph" in kw else \
-            pos[idx][1] if idx is not None and len(pos) > idx else None
+        node = _arg_node(pos, kw, "create_graph", T.RETAIN_POSITION[api][1])
         return node is not None and literal_truth(node) is True
 
     def _check_retained_carry(self, call, root_node, val: Val) -> None:
@@ -426,3 +416,12 @@ class AutogradEffects:
                                    dict(self.state.env), dict(self.state.freed),
                                    self.param_updates, val_segs,
                                    tuple(ctx for ctx, _ in self.loop_stack), entry))
+
+
+def _arg_node(pos, kw, name: str, idx: int | None):
+    """The expression given for parameter ``name`` (by keyword, else at position ``idx``)."""
+    if name in kw:
+        return kw[name][1]
+    if idx is not None and len(pos) > idx:
+        return pos[idx][1]
+    return None

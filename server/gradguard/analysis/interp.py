@@ -27,7 +27,7 @@ from gradguard.analysis.frames import MAX_STEPS, Budget, ClassInfo, Frame, FuncR
 from gradguard.analysis.import_semantics import ImportSemantics
 from gradguard.analysis.python_semantics import PythonSemantics
 from gradguard.analysis.torch_semantics import TorchSemantics
-from gradguard.analysis.values import EMPTY, Binding, Env, Seg, State, Val
+from gradguard.analysis.values import EMPTY, Binding, Env, Seg, State, Val, dict_items
 
 __all__ = ["Interpreter", "Hazard", "InplaceHazard", "Accumulation", "DiscardedDetach",
            "NoGraph", "Backward", "Step"]
@@ -204,9 +204,11 @@ class Interpreter(PythonSemantics, ImportSemantics, TorchSemantics, AutogradEffe
     @staticmethod
     def _strip(v: Val) -> Val:
         """The value without its graph: what a later root may assume about it."""
-        if v.kind == "container" and isinstance(v.ref, tuple) and v.ref[0] == "dict":
+        items = dict_items(v)
+        if items:
             # a dict literal's values, without their graphs too
-            return Val(v.kind, ref=v.ref[:2] + (tuple(Interpreter._strip(x) for x in v.ref[2]),))
+            kept = tuple(Interpreter._strip(x) for x in items[1])
+            return Val(v.kind, ref=("dict", items[0], kept))
         if v.kind in ("tensor", "unknown", "tuple", "container", "dist"):
             return Val(v.kind, ref=v.ref)
         if v.kind == "module" and v.elts:

@@ -14,7 +14,7 @@ from gradguard.analysis.frames import (LOOP_PASSES, MAX_DEPTH, MAX_FOREIGN_DEPTH
                                        MAX_FOREIGN_STEPS, MAX_LOOP_NESTING, ClassInfo, Frame,
                                        FuncRef, is_global, LoopCtx, calls_in, dotted)
 from gradguard.analysis.values import (CALLABLE_KINDS, EMPTY, Alts, NONE, SCALAR, UNKNOWN, Binding,
-                                       Val, join, join_all, join_states, merge_src)
+                                       Val, dict_items, join, join_all, join_states, merge_src)
 
 
 def _is_main_guard(test) -> bool:
@@ -33,6 +33,14 @@ _MAPPING_TYPES = frozenset({"dict", "collections.abc.Mapping", "collections.abc.
                             "typing.Mapping", "typing.MutableMapping", "typing.Dict"})
 _SEQUENCE_TYPES = frozenset({"collections.abc.Sequence", "collections.abc.MutableSequence",
                              "typing.Sequence", "typing.List", "typing.Tuple", "torch.Tensor"})
+
+
+def _string_index(node: cst.Subscript) -> str | None:
+    """The key of ``x["k"]`` (one string literal index), else None."""
+    if len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index) and \
+            isinstance(node.slice[0].slice.value, cst.SimpleString):
+        return node.slice[0].slice.value.evaluated_value
+    return None
 
 
 def _names_in(target):
@@ -503,8 +511,7 @@ class PythonSemantics:
         module or object whose class is known, or ``obj`` is a tensor and ``C`` a builtin
         container type or ``torch.Tensor``: True or False; else an unknown bool."""
         vals = [v for v, _ in pos]
-        if len(vals) == 2 and vals[0].kind == "container" and (vals[0].ref == "dict" or (
-                isinstance(vals[0].ref, tuple) and vals[0].ref[0] == "dict")):
+        if len(vals) == 2 and dict_items(vals[0]) is not None:
             # a dict (a literal, a comprehension, dict(...)) is a Mapping, no sequence
             types = self._type_names(pos[1][1])
             if types and all(t in _MAPPING_TYPES for t in types):
@@ -872,17 +879,14 @@ class PythonSemantics:
             i = int(node.slice[0].slice.value.value, 0)
             if -len(base.elts) <= i < len(base.elts):
                 return base.elts[i]
-        if base.kind == "container" and isinstance(base.ref, tuple) and base.ref[0] == "dict" \
-                and len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index) and \
-                isinstance(node.slice[0].slice.value, cst.SimpleString) and \
-                node.slice[0].slice.value.evaluated_value in base.ref[1]:
+        key = _string_index(node)
+        items = dict_items(base) if key is not None else None
+        if items and key in items[0]:
             # ``out["log"]`` of ``out = {"loss": loss, "log": {...}}``: that key's value
-            return base.ref[2][base.ref[1].index(node.slice[0].slice.value.evaluated_value)]
-        if base.kind == "module" and isinstance(base.ref, tuple) and len(node.slice) == 1 and \
-                isinstance(node.slice[0].slice, cst.Index) and \
-                isinstance(node.slice[0].slice.value, cst.SimpleString):
+            return items[1][items[0].index(key)]
+        if key is not None and base.kind == "module" and isinstance(base.ref, tuple):
             # ``layers["enc"]`` of an nn.ModuleDict: its child of that name
-            b = self.state.env.get(("@", base.ref, node.slice[0].slice.value.evaluated_value))
+            b = self.state.env.get(("@", base.ref, key))
             if b is not None:
                 return b.val
         if base.kind in ("container", "tuple", "unknown", "object"):
@@ -1111,15 +1115,15 @@ class PythonSemantics:
         foreign = ref.gid != self.gid and (
             self.foreign_steps >= MAX_FOREIGN_STEPS or
             sum(f.gid != self.gid for f in self.frames) >= MAX_FOREIGN_DEPTH)
-        if any(f.func is node for f in self.frames) and not (ref.cls is not None and
-                                                             ref.cls.is_module):
+        recursive = any(f.func is node for f in self.frames)
+        if recursive and not (ref.cls is not None and ref.cls.is_module):
             # a function calling itself (``tuple(repackage_hidden(v) for v in h)``): what
             # it returns is what this run of it will return, not known here. (A module's
             # forward reached again through a submodule of its own class is a module call:
             # it builds a graph from what it is given.)
             self.escape(vals)
             return UNKNOWN
-        if self.depth >= MAX_DEPTH or foreign or any(f.func is node for f in self.frames):
+        if self.depth >= MAX_DEPTH or foreign or recursive:
             return self._propagate(vals)
         frame = Frame(f"F{next(self._ids)}", node, ref.frame, call=call, self_obj=self_val,
                       module_method=ref.cls is not None and ref.cls.is_module, gid=ref.gid)

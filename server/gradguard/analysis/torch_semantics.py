@@ -14,7 +14,7 @@ from gradguard.analysis.events import DiscardedDetach, Step
 from gradguard.analysis.frames import (ClassInfo, FuncRef, LoopCtx, Trained, calls_in, dotted, is_global,
                                        literal_truth)
 from gradguard.analysis.values import (EMPTY, NONE, SCALAR, UNKNOWN, Alts, Binding, Cut, Val,
-                                       join_all, merge_src)
+                                       dict_items, join_all, merge_src)
 
 
 class TorchSemantics:
@@ -196,7 +196,7 @@ class TorchSemantics:
             self.created.add(ref)
             if flag:
                 self.inplace_ctors[ref] = call
-            items = self._module_dict_items(call) if name == "ModuleDict" else None
+            items = _module_dict_items(pos) if name == "ModuleDict" else None
             children = tuple(v for _, v in items) if items else \
                 self._module_children(call, name, pos)
             if not children:
@@ -299,22 +299,6 @@ class TorchSemantics:
         if out.kind == "tuple" and out.elts is not None:
             return Val("tuple", segs, elts=tuple(result(e) for e in out.elts))
         return result(out)
-
-    def _module_dict_items(self, call: cst.Call) -> list | None:
-        """The ``(key, module)`` pairs of ``nn.ModuleDict({"a": m, ...})`` when its one
-        argument is a dict literal of string keys and known modules; else None."""
-        if len(call.args) != 1 or call.args[0].keyword or call.args[0].star or \
-                not isinstance(call.args[0].value, cst.Dict):
-            return None
-        items = []
-        for e in call.args[0].value.elements:
-            if not isinstance(e, cst.DictElement) or not isinstance(e.key, cst.SimpleString):
-                return None
-            v = self.eval(e.value)
-            if v.kind != "module" or not isinstance(v.ref, tuple):
-                return None
-            items.append((e.key.evaluated_value, v))
-        return items or None
 
     def _module_children(self, call: cst.Call, name: str, pos) -> tuple | None:
         """The submodules of ``nn.Sequential(a, b, *rest)`` / ``nn.ModuleList([a, b])``
@@ -750,6 +734,16 @@ def self_assigned(func) -> frozenset:
 
     func.body.visit(Visitor())
     return frozenset(out)
+
+
+def _module_dict_items(pos) -> list | None:
+    """The ``(key, module)`` pairs of ``nn.ModuleDict({"a": m, ...})``, read off its one
+    argument as evaluated (a dict literal of string keys), when every value is a known
+    module; else None."""
+    items = dict_items(pos[0][0]) if len(pos) == 1 else None
+    if not items or not all(v.kind == "module" and isinstance(v.ref, tuple) for v in items[1]):
+        return None
+    return list(zip(*items))
 
 
 def _only_parameters(expr) -> bool:

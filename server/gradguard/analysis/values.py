@@ -165,6 +165,18 @@ def _join_refs(kind: str, a, b):
     return Alts(tuple(options)) if len(options) <= MAX_ALTS else None
 
 
+def dict_items(v: Val):
+    """For a dict literal of string keys: ``(keys, values)``; for another dict: ``()``;
+    for anything else (not known to be a dict): None."""
+    if v.kind != "container":
+        return None
+    if v.ref == "dict":
+        return ()
+    if isinstance(v.ref, tuple) and v.ref[0] == "dict":
+        return v.ref[1], v.ref[2]
+    return None
+
+
 UNKNOWN = Val()
 NONE = Val("none")
 SCALAR = Val("scalar")

@@ -125,7 +125,7 @@ def graph_site(seg, src: Source, h: Hazard, prefer=()) -> tuple[str, cst.CSTNode
              isinstance(b.stmt, cst.SimpleStatementLine)]
     if found:
         _, _, name, stmt = min(found, key=lambda t: t[:2])
-        if not m.findall(stmt, m.Call() | m.BinaryOperation() | m.Subscript()):
+        if not may_build_graph(stmt):
             # ``feats = {}``: no call or operation there built a graph (a forward hook
             # stored it in the dict later): name the operation itself
             return name, seg.node
@@ -233,6 +233,17 @@ def one_line_assignment(stmt) -> bool:
         isinstance(stmt.body[0], cst.Assign)
 
 
+def target_names(stmt) -> list[str]:
+    """The names a one-line assignment binds (``logits, values = net(states)``)."""
+    return [n.value for t in stmt.body[0].targets for n in m.findall(t.target, m.Name())]
+
+
+def may_build_graph(node: cst.CSTNode) -> bool:
+    """Whether evaluating ``node`` runs a call or an operation (what adds to a graph);
+    ``{}``, ``[]``, ``None`` and names do not."""
+    return bool(m.findall(node, m.Call() | m.BinaryOperation() | m.Subscript()))
+
+
 def recompute_chain(h, src: Source, stale: set):
     """The one-line assignments of the backward's function that built the stale part
     of its root (those binding a value with a segment of ``stale``, and the stale ones
@@ -260,10 +271,9 @@ def recompute_chain(h, src: Source, stale: set):
                     not on_every_path(func if func is not None else src.module, stmt, here):
                 return None
             assign = stmt.body[0]
-            if not m.findall(assign.value, m.Call() | m.BinaryOperation() | m.Subscript()):
+            if not may_build_graph(assign.value):
                 return None  # ``losses = []``: the graph was put in it elsewhere
-            if {n.value for t in assign.targets for n in m.findall(t.target, m.Name())} & \
-                    {n.value for n in m.findall(assign.value, m.Name())}:
+            if set(target_names(stmt)) & {n.value for n in m.findall(assign.value, m.Name())}:
                 return None  # ``h = cell(x, h)``: running it again is another step
             if stmt not in chain:
                 chain.append(stmt)

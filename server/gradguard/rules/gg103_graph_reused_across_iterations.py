@@ -10,7 +10,6 @@ from __future__ import annotations
 
 
 import libcst as cst
-import libcst.matchers as m
 
 from gradguard.analysis.interp import Hazard, Interpreter
 from gradguard.analysis.model import Finding, Fix, Message
@@ -108,8 +107,7 @@ def _recompute_in_loop(h: Hazard, interp: Interpreter, src: Source) -> Fix | Non
         if moved and not _read_by_header(moved, loop, src):
             edits = [src.insert_line_before(loop.body, *(src.statement_code(st) for st in moved))]
             for st in moved:
-                names = [n.value for t in st.body[0].targets for n in m.findall(t.target, m.Name())]
-                if not any(_used_outside(n, st, loop, src, h) for n in names):
+                if not any(_used_outside(n, st, loop, src, h) for n in C.target_names(st)):
                     edits.insert(0, src.delete_lines(st))
             shown = ", ".join(src.code(st.body[0].targets[0].target, 30) for st in moved)
             return Fix(Message(N_("Compute `{name}` inside the loop (a new graph each "
@@ -183,12 +181,8 @@ def _detach_where_built(h: Hazard, interp: Interpreter, src: Source) -> Fix | No
 def _read_by_header(stmts, loop, src: Source) -> bool:
     """Whether the loop's header (its iterable) reads a name one of ``stmts`` binds
     (``for name, value in losses.items()``: ``losses`` cannot be computed inside)."""
-    for st in stmts:
-        for t in st.body[0].targets:
-            for n in m.findall(t.target, m.Name()):
-                if any(C.name_index(e, src).names.get(n.value) for e in loop.header):
-                    return True
-    return False
+    return any(C.name_index(e, src).names.get(n)
+               for st in stmts for n in C.target_names(st) for e in loop.header)
 
 
 def _enclosing_loop(h: Hazard, loop):
