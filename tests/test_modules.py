@@ -2,6 +2,8 @@
 autograd.Functions and views save, and the in-place changes that break their backward.
 Each buggy program here raises under torch 2.13; each look-alike runs."""
 
+import textwrap
+
 from gradguard.analysis import analyze
 from gradguard.fixes import apply_edits
 
@@ -527,3 +529,43 @@ for step in range(2):
     scaler.step(opt_d)
     scaler.update()
 """
+
+
+def test_two_models_that_build_their_layers_in_one_helper_hold_two_sets_of_parameters():
+    # qf1 and qf2 each call mlp() from the same line of __init__: their layers were one
+    # abstract object, so stepping qf1's optimizer "updated" what qf2's loss had saved
+    # (a false GG201 on a SAC update that runs clean under torch)
+    src = textwrap.dedent("""\
+        import torch
+        import torch.nn as nn
+
+        def mlp(i, o):
+            return nn.Sequential(nn.Linear(i, 8), nn.ReLU(), nn.Linear(8, o))
+
+        class Q(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.net = mlp(4, 1)
+
+            def forward(self, x):
+                return self.net(x)
+
+        qf1, qf2 = Q(), Q()
+        opt1 = torch.optim.Adam(qf1.parameters())
+        opt2 = torch.optim.Adam(qf2.parameters())
+        for _ in range(3):
+            x = torch.randn(5, 4)
+            loss1 = qf1(x).pow(2).mean()
+            loss2 = qf2(x).pow(2).mean()
+            opt1.zero_grad()
+            loss1.backward()
+            opt1.step()
+            opt2.zero_grad()
+            loss2.backward()
+            opt2.step()
+        """)
+    assert analyze(src).findings == ()
+    # the same model twice is one set of parameters: stepping it before the second
+    # backward is the hazard
+    shared = src.replace("qf1, qf2 = Q(), Q()", "qf1 = Q(); qf2 = qf1")
+    assert [(f.code, f.span.start.line) for f in analyze(shared).findings] == [("GG201", 26)]

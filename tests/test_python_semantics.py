@@ -579,3 +579,103 @@ for step in range(3):
     opt.step()
     logged.append(out["log"])
 """
+
+
+_SUM_OVER = """\
+    import torch
+    import torch.nn.functional as F
+
+    net = torch.nn.Linear(4, 6)
+    opt = torch.optim.SGD(net.parameters(), lr=0.1)
+    for _ in range(3):
+        out = net(torch.randn(2, 4))
+        preds = (out[:, :3], out[:, 3:])
+        loss = 0.0
+        for {target} in {iterable}:
+            loss = loss + F.mse_loss(torch.tensor(p), torch.randn(2, 3))
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+    """
+
+_NO_GRAPH = ("GG401", 13, "`loss` has no graph: `torch.tensor(p)` on line 11 makes a tensor "
+             "that does not require grad, and nothing on its way to this backward requires "
+             "grad, so it raises \"element 0 of tensors does not require grad and does not "
+             "have a grad_fn\"")
+
+
+def test_a_loop_over_known_elements_runs_its_body_so_the_float_start_is_replaced():
+    # ``loss = 0.0`` then a loop that surely runs: the backward sees only the loop's
+    # losses (each cut by torch.tensor(p)), not the float of zero iterations
+    for target, iterable in [("p", "preds"), ("p", "[out, out]"), ("i, p", "enumerate(preds)"),
+                             ("p, q", "zip(preds, preds)")]:
+        assert _found(_SUM_OVER.format(target=target, iterable=iterable)) == [_NO_GRAPH], \
+            iterable
+
+
+def test_a_loop_that_may_not_run_keeps_the_float_start_and_stays_quiet():
+    for target, iterable in [("i, p", "zip(range(0), preds)"), ("p", "list_of_unknown_length")]:
+        assert _found(_SUM_OVER.format(target=target, iterable=iterable)) == [], iterable
+
+
+def test_a_dict_returned_from_two_branches_keeps_each_keys_value():
+    # {"loss": loss, "log": {...}} from each branch of a training_step: out["log"] holds
+    # floats logged with .item(), not the loss (a false GG301 on logs.update(out["log"]))
+    assert _found("""\
+        import torch
+
+        def training_step(net, x, idx):
+            loss = net(x).pow(2).mean()
+            if idx == 0:
+                return {"loss": loss, "log": {"g": loss.item()}}
+            return {"loss": 2 * loss, "log": {"d": loss.item()}}
+
+        net = torch.nn.Linear(3, 1)
+        opts = [torch.optim.SGD(net.parameters(), lr=0.1)]
+        logs = {}
+        for step in range(3):
+            for idx, opt in enumerate(opts):
+                out = training_step(net, torch.randn(4, 3), idx)
+                opt.zero_grad()
+                out["loss"].backward()
+                opt.step()
+                logs.update(out["log"])
+        """) == []
+
+
+_MAKEMORE = """\
+    import torch
+    import torch.nn.functional as F
+
+    X = torch.randint(0, 27, (50, 3))
+    Y = torch.randint(0, 27, (50,))
+    C = torch.randn((27, 10))
+    W = torch.randn((30, 27))
+    parameters = [C, W]
+    for p in parameters:
+        p.requires_grad = True
+    opt = torch.optim.SGD(parameters, lr=0.1)
+    {before}
+    for i in range(5):
+        ix = torch.randint(0, 50, (8,))
+        {inside}
+        loss = F.cross_entropy(emb[ix].view(-1, 30) @ W, Y[ix])
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+    """
+
+
+def test_requires_grad_set_through_a_loop_variable_reaches_the_listed_tensors():
+    # a false GG401 ("loss has no graph") on makemore: p.requires_grad = True changes the
+    # tensor objects C and W, whatever name holds them
+    assert _found(_MAKEMORE.format(before="", inside="emb = C[X]")) == []
+
+
+def test_an_advanced_index_built_before_the_loop_is_freed_by_the_first_backward():
+    # C[X] (a tensor index) saves its indices: the second backward through the lookup
+    # made before the loop raises (torch: IndexBackward0)
+    assert _found(_MAKEMORE.format(before="emb = C[X]", inside="pass")) == [
+        ("GG103", 18, "`loss` uses `emb`, built once on line 12 before the loop; the backward "
+                      "on line 18 frees its graph in the first iteration, so the next iteration "
+                      "fails")]

@@ -224,6 +224,51 @@ def test_gg301_running_loss_and_item_fix():
     assert analyze(fixed).findings == ()
 
 
+_TENSOR_TOTAL = ("import torch\n"
+                 "net = torch.nn.Linear(2, 1)\n"
+                 "opt = torch.optim.SGD(net.parameters(), lr=0.1)\n"
+                 "total = torch.zeros(())\n"
+                 "for _ in range(3):\n"
+                 "    loss = net(torch.randn(4, 2)).pow(2).mean()\n"
+                 "    opt.zero_grad()\n"
+                 "    loss.backward()\n"
+                 "    opt.step()\n"
+                 "    {update}\n")
+
+
+@pytest.mark.parametrize("update", ["total += loss", "total.add_(loss)"])
+def test_gg301_tensor_total_updated_in_place(update):
+    # a tensor made before the loop, changed in place with the loss: every in-place
+    # node keeps an edge to the tensor's previous graph (torch: total.grad_fn chains
+    # AddBackward0 nodes, one per iteration)
+    src = _TENSOR_TOTAL.format(update=update)
+    f = _only(src, "GG301")
+    assert (f.span.start.line, f.span.start.column) == (10, 4)
+    assert f.message.render() == ("`total` accumulates `loss` with its autograd graph: every "
+                                  "iteration's graph stays in memory")
+    fixed = apply_edits(src, f.preferred_fix.edits)
+    assert fixed.endswith(update.replace("loss", "loss.detach()") + "\n")
+    assert analyze(fixed).findings == ()
+
+
+@pytest.mark.parametrize("update", [
+    "out = net(torch.randn(4, 2)); out.add_(loss)",  # a tensor of this iteration
+    "total.add_(loss.item())",
+])
+def test_gg301_silent_for_in_place_updates_that_keep_no_old_graph(update):
+    assert analyze(_TENSOR_TOTAL.format(update=update)).findings == ()
+
+
+def test_gg301_silent_for_a_tensor_total_backpropagated_after_the_loop():
+    src = ("import torch\n"
+           "net = torch.nn.Linear(2, 1)\n"
+           "total = torch.zeros(())\n"
+           "for _ in range(3):\n"
+           "    total += net(torch.randn(4, 2)).pow(2).mean()\n"
+           "total.backward()\n")
+    assert analyze(src).findings == ()
+
+
 def test_gg301_silent_for_gradient_accumulation():
     src = ("import torch\n"
            "net = torch.nn.Linear(2, 1)\n"

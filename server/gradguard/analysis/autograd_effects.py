@@ -9,7 +9,7 @@ import libcst as cst
 from gradguard.analysis import torchapi as T
 from gradguard.analysis.events import Accumulation, Backward, Hazard, InplaceHazard, NoGraph
 from gradguard.analysis.frames import literal_truth
-from gradguard.analysis.values import EMPTY, Binding, Cut, Free, Seg, Val, heads, merge_src
+from gradguard.analysis.values import EMPTY, Binding, Cut, Free, Seg, Val, heads, join_all, merge_src
 
 
 class AutogradEffects:
@@ -161,20 +161,28 @@ class AutogradEffects:
             node = node.value if isinstance(node, (cst.Subscript, cst.Attribute)) else None
         return None
 
-    def _accumulate(self, node, acc_node, val: Val, value_node) -> None:
+    def _accumulate(self, node, acc_node, val: Val, value_node, store=None) -> None:
         """Record ``acc += val`` / ``acc.append(val)`` where ``acc`` outlives the loop
         iteration and ``val`` carries a graph: it keeps that graph alive (GG301/GG303)
-        unless a later backward consumes it."""
+        unless a later backward consumes it. ``store``: the storage an in-place operation
+        changed (``total.add_(loss)``): it outlives the iteration when the tensor was made
+        before the loop pass, whatever name holds it now."""
         if not val.segs or not self.loop_stack or self.no_grad or \
                 isinstance(value_node, cst.IfExp):
             return
-        key = self._root_key(acc_node)
         ctx, pass_id = self.loop_stack[-1]
-        if key is None or key not in self.entry_envs.get(pass_id, ()):
-            return
+        if store is not None:
+            if not _made_before(store, pass_id):
+                return
+            passes = frozenset(p for _, p in self.loop_stack if _made_before(store, p))
+        else:
+            key = self._root_key(acc_node)
+            if key is None or key not in self.entry_envs.get(pass_id, ()):
+                return
+            passes = frozenset(p for _, p in self.loop_stack
+                               if key in self.entry_envs.get(p, ()))
         self.mark()
         rec = self.accumulations.get(id(node))
-        passes = frozenset(p for _, p in self.loop_stack if key in self.entry_envs.get(p, ()))
         freed = self.state.freed
         live = not any(s in freed and s not in self.state.partial for s in val.segs)
         made = heads(val.segs, self.segs)
@@ -199,9 +207,16 @@ class AutogradEffects:
                 if rec.live and not rec.eval_mode and rec.heads & val.segs:
                     self.consumed.add(id(rec.node))
 
-    def in_place(self, node, target: Val, others) -> Val:
+    def in_place(self, node, target: Val, others, acc_node=None, value_node=None) -> Val:
         """An in-place operation on ``target`` with ``others`` as operands: the result is
-        the same storage, one version newer, with the operands' graphs added."""
+        the same storage, one version newer, with the operands' graphs added. Any in-place
+        op keeps an edge to the storage's old graph (``fill_`` and ``copy_`` too: their
+        backward nodes' next functions), so operands' graphs written, in a loop, into a
+        tensor that outlives the iteration pile up there (``acc_node``: the receiver's
+        expression, ``value_node``: the operand's, for the finding)."""
+        if acc_node is not None and others and target.store is not None:
+            added = join_all(others)
+            self._accumulate(node, acc_node, added, value_node, target.store)
         res = self.op(node, "in-place", [target] + list(others), saves=False)
         self.bump(target, node)
         return Val("tensor", res.segs, target.leaf, None, None, None, target.store,
@@ -425,3 +440,9 @@ def _arg_node(pos, kw, name: str, idx: int | None):
     if idx is not None and len(pos) > idx:
         return pos[idx][1]
     return None
+
+
+def _made_before(store, pass_id: int) -> bool:
+    """Whether a tensor's storage (``("t", id)``: ids and loop passes are numbered by one
+    counter) was made before the loop pass ``pass_id`` began."""
+    return isinstance(store, tuple) and store[0] == "t" and store[1] < pass_id

@@ -4,6 +4,7 @@ functions and classes, activation frames, loops being analysed, and small CST he
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 import libcst as cst
 
@@ -34,6 +35,7 @@ class FuncRef:
     no_grad: bool = False
     static: bool = False
     gid: str = "G"
+    bound: Any = None  # a bound method's receiver (``self.hook_fn`` as a value): its Val
 
 
 @dataclass
@@ -135,4 +137,14 @@ def literal_truth(node: cst.BaseExpression | None) -> bool | None:
     """The truth of a literal True/False, None for anything else."""
     if isinstance(node, cst.Name) and node.value in ("True", "False"):
         return node.value == "True"
+    return None
+
+
+def literal_int(node: cst.BaseExpression | None) -> int | None:
+    """The value of an integer literal (``3``, ``-1``), None for anything else."""
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
+        inner = literal_int(node.expression)
+        return -inner if inner is not None else None
+    if isinstance(node, cst.Integer):
+        return int(node.value.replace("_", ""), 0)
     return None

@@ -12,7 +12,8 @@ import libcst as cst
 from gradguard.analysis import torchapi as T
 from gradguard.analysis.frames import (LOOP_PASSES, MAX_DEPTH, MAX_FOREIGN_DEPTH,
                                        MAX_FOREIGN_STEPS, MAX_LOOP_NESTING, ClassInfo, Frame,
-                                       FuncRef, is_global, LoopCtx, calls_in, dotted)
+                                       FuncRef, is_global, LoopCtx, calls_in, dotted,
+                                       literal_int)
 from gradguard.analysis.values import (CALLABLE_KINDS, EMPTY, Alts, NONE, SCALAR, UNKNOWN, Binding,
                                        Val, dict_items, join, join_all, join_states, merge_src)
 
@@ -155,6 +156,7 @@ class PythonSemantics:
                 if key is not None and key in self.state.env:
                     self.state.env[key] = Binding(
                         Val("tensor", base.segs, not off, store=base.store), self.state.env[key].stmt)
+                self._set_requires_grad(base, not off)
                 return
             if base.kind in ("object", "module") and base.ref is not None and \
                     not isinstance(base.ref, str):
@@ -198,6 +200,31 @@ class PythonSemantics:
                                                       else None), old.stmt)
         elif isinstance(target, cst.StarredElement):
             self.store(target.value, val, stmt)
+
+    def _set_requires_grad(self, val: Val, flag: bool) -> None:
+        """``x.requires_grad = flag`` changes the tensor object, so every name and list
+        that holds it sees the change; for the variable of a loop over a list of tensors
+        (``for p in [C, W1, b1]: p.requires_grad = True``), each of them."""
+        stores = {val.store} if val.store is not None else set()
+        if not stores and val.alias is not None and val.alias in self.state.env:
+            stores = {e.store for e in self.state.env[val.alias].val.elts or ()
+                      if e.kind == "tensor" and e.store is not None}
+        stores.discard(None)
+        if not stores:
+            return
+
+        def changed(v: Val) -> Val:
+            if v.kind == "tensor" and v.store in stores and not v.segs:
+                return replace(v, leaf=flag)
+            if v.elts and any(e.store in stores for e in v.elts):
+                return replace(v, elts=tuple(changed(e) for e in v.elts),
+                               leaf=v.leaf or flag)
+            return v
+        env = self.state.env
+        for k, b in list(env.items()):
+            new = changed(b.val)
+            if new is not b.val:
+                env[k] = Binding(new, b.stmt)
 
     def _element(self, container: Val) -> Val:
         """What iterating over / indexing a container gives (elements joined)."""
@@ -291,7 +318,7 @@ class PythonSemantics:
                           elts=cur.elts + rhs.elts if cur.elts is not None and
                           rhs.elts is not None else None)
             elif cur.kind == "tensor" and cur.store is not None:
-                res = self.in_place(small, cur, [rhs])
+                res = self.in_place(small, cur, [rhs], small.target, small.value)
             else:
                 if cur.kind in ("scalar", "unknown", "none", "tensor"):
                     self._accumulate(small, small.target, rhs, small.value)
@@ -463,7 +490,8 @@ class PythonSemantics:
                       body[0] if body else None, header)
         passes = itertools.count()
         ends = self._run_loop(ctx, lambda: self._loop_body(
-            stmt, is_for, self._nth_element(item, it.each, next(passes)) if is_for else None))
+            stmt, is_for, self._nth_element(item, it.each, next(passes)) if is_for else None),
+            once=is_for and self._not_empty(stmt.iter, it))
         alias = item.alias if is_for else None
         if alias is not None and alias in self.state.env and all(
                 alias in e.env and not e.env[alias].val.segs for e in ends if not e.dead):
@@ -623,11 +651,39 @@ class PythonSemantics:
             self.eval(stmt.test)
         self.exec_block(stmt.body.body)
 
-    def _run_loop(self, ctx: LoopCtx, body) -> list:
+    def _not_empty(self, node, val: Val) -> bool:
+        """Whether a ``for`` loop over ``node`` (of value ``val``) surely runs its body
+        at least once: a literal or a tuple of known elements that has some, a ``range``
+        of literal bounds that is not empty, a ``zip`` / ``enumerate`` of such."""
+        if isinstance(node, (cst.Tuple, cst.List)):
+            return bool(node.elements) and not any(
+                isinstance(e, cst.StarredElement) for e in node.elements)
+        if val.kind == "tuple" and val.elts:
+            return True
+        if not (isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and
+                node.args and all(a.keyword is None and not a.star for a in node.args)):
+            return False
+        name = node.func.value
+        if name == "range":
+            bounds = [literal_int(a.value) for a in node.args]
+            return None not in bounds and len(bounds) <= 3 and len(range(*bounds)) > 0
+        if name in ("zip", "enumerate") and self.lookup_key(name) is None:
+            args = node.args if name == "zip" else node.args[:1]
+            return all(self._not_empty(a.value, self._peek(a.value)) for a in args)
+        return False
+
+    def _peek(self, node) -> Val:
+        """The value a name holds, read without effects (UNKNOWN for anything else)."""
+        key = self.key_of(node) if isinstance(node, cst.Name) else None
+        b = self.state.env.get(key) if key is not None else None
+        return b.val if b is not None else UNKNOWN
+
+    def _run_loop(self, ctx: LoopCtx, body, once: bool = False) -> list:
         """Run ``body`` for LOOP_PASSES passes; exits are the entry state (zero
-        iterations), each pass's end and every ``break``. Returns the passes' end states."""
+        iterations, unless the loop surely runs ``once``), each pass's end and every
+        ``break``. Returns the passes' end states."""
         entry = self.state
-        outs = [entry]
+        outs = [] if once else [entry]
         ends = []
         head = entry
         saved_exits = self._loop_exits
@@ -837,7 +893,12 @@ class PythonSemantics:
             if info is not None:
                 m = self._method(info, attr)
                 if m is not None:
-                    return Val("func", ref=self.method_ref(m, info))
+                    # a bound method taken as a value (a hook, a callback): called later,
+                    # it runs on this object
+                    ref = self.method_ref(m, info, static=self._is_static(m))
+                    if not ref.static:
+                        ref = replace(ref, bound=Val(base.kind, ref=base.ref))
+                    return Val("func", ref=ref)
                 v = self._class_attr(info, attr)
                 if v is not None:
                     return v
@@ -903,8 +964,12 @@ class PythonSemantics:
                 return Val(el.kind, el.segs - base.each, el.leaf, store=el.store)
             return self._element(base)
         if base.kind == "tensor" and base.grad:
-            res = self.op(node, "", [base], saves=False)
-            if base.store is not None and self._basic_index(node):
+            basic = self._basic_index(node)
+            # (advanced indexing saves its indices, not ``base``: nothing an in-place
+            # change of ``base`` breaks, but a graph a backward frees)
+            res = self.op(node, "", [base], saves=not basic and T.INDEX_SAVES_INDICES,
+                          keep=[])
+            if base.store is not None and basic:
                 # slicing and integer indexing give a view of the same storage
                 res = Val(res.kind, res.segs, res.leaf, store=base.store, src=res.src)
             return res
@@ -993,7 +1058,8 @@ class PythonSemantics:
             if callee.ref is None:
                 return self._propagate(vals)
         if callee.kind == "func":
-            return self.call_ref(call, callee.ref, pos, kw, None)
+            return self.call_ref(call, callee.ref, pos, kw, callee.ref.bound
+                                 if isinstance(callee.ref, FuncRef) else None)
         if callee.kind == "class":
             return self._construct(call, callee.ref, pos, kw)
         if callee.kind == "ns":
@@ -1206,6 +1272,13 @@ class PythonSemantics:
             self.lazy_segs |= each
         return Val("container", v.segs, v.leaf, each=each)
 
+    def call_string(self) -> tuple:
+        """The calls that led to this point (ids of the call nodes of the frames being
+        run): an object is named by where it was made and by these, so two models that
+        build their layers in one helper (``self.net = mlp(...)``) hold two sets of
+        parameters, not one."""
+        return tuple(id(f.call) for f in self.frames if f.call is not None)
+
     @staticmethod
     def _instance(info: ClassInfo, ref: tuple) -> Val:
         """An instance of a class of this file: a model, an optimizer or a plain object."""
@@ -1213,7 +1286,7 @@ class PythonSemantics:
         return Val(kind, ref=ref)
 
     def _construct(self, call, info: ClassInfo, pos, kw) -> Val:
-        obj = self._instance(info, ("obj", id(call), info.key))
+        obj = self._instance(info, ("obj", (id(call),) + self.call_string(), info.key))
         self.created.add(obj.ref)
         init = self._method(info, "__init__")
         if init is not None:

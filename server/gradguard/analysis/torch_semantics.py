@@ -192,7 +192,7 @@ class TorchSemantics:
             flag = name in T.INPLACE_MODULES and (
                 (inplace is not None and literal_truth(inplace[1]) is True) or
                 any(literal_truth(n) is True for _, n in pos))
-            ref = ("nn", name, id(call), flag, self.frame.call and id(self.frame.call))
+            ref = ("nn", name, id(call), flag, self.call_string())
             self.created.add(ref)
             if flag:
                 self.inplace_ctors[ref] = call
@@ -643,7 +643,7 @@ class TorchSemantics:
         if not (recv.kind in ("tensor", "unknown") or recv.grad):
             return self._propagate(vals)
         if attr.endswith("_") and not attr.startswith("_") and attr not in T.NOT_INPLACE:
-            res = self.in_place(call, recv, vals)
+            res = self.in_place(call, recv, vals, func.value, pos[0][1] if pos else None)
             key = self.key_of(func.value)
             if key is not None and res.segs:
                 self.state.env[key] = Binding(res, self.frame.stmt)

@@ -97,6 +97,11 @@ CUT_METHODS_HAND = frozenset({
     # nn.Module methods (a receiver the engine could not tell is a model)
     "state_dict", "parameters", "named_parameters", "zero_grad", "train", "eval",
 })
+# ``t[idx]`` with a tensor or list index (advanced indexing) runs aten ``index``, whose
+# backward saves the indices (a second backward through it raises); basic indexing
+# (slices, integers) runs ``select`` / ``slice``: views that save no tensor.
+INDEX_SAVES_INDICES = "indices" in (_db.op_saved("index") or ())
+
 CUT_METHODS = frozenset(
     {m for m in _METHODS if _db.carries_graph(m) is False}) | CUT_METHODS_HAND
 

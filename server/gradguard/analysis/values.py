@@ -182,6 +182,19 @@ NONE = Val("none")
 SCALAR = Val("scalar")
 
 
+def _join_dicts(a, b):
+    """The ref of a join of two dict literals of string keys (``return {"loss": loss,
+    "log": {...}}`` in two branches): each key's values joined (a key one side lacks has
+    the other's); None when either is not such a dict."""
+    if not a or not b:
+        return None
+    values: dict = {}
+    for keys, vals in (a, b):
+        for k, v in zip(keys, vals):
+            values[k] = join(values[k], v) if k in values else v
+    return ("dict", tuple(values), tuple(values.values()))
+
+
 def join(a: Val, b: Val) -> Val:
     """The least upper bound of two values (may-analysis: union of segments)."""
     if a is b or a == b:
@@ -200,6 +213,8 @@ def join(a: Val, b: Val) -> Val:
     else:
         kind = a.kind if a.kind == b.kind else "unknown"
         ref = _join_refs(kind, a.ref, b.ref) if kind == a.kind else None
+        if ref is None and kind == "container":
+            ref = _join_dicts(dict_items(a), dict_items(b))
     elts = None
     if a.elts is not None and b.elts is not None and len(a.elts) == len(b.elts):
         elts = tuple(join(x, y) for x, y in zip(a.elts, b.elts))
