@@ -679,3 +679,40 @@ def test_an_advanced_index_built_before_the_loop_is_freed_by_the_first_backward(
         ("GG103", 18, "`loss` uses `emb`, built once on line 12 before the loop; the backward "
                       "on line 18 frees its graph in the first iteration, so the next iteration "
                       "fails")]
+
+
+def test_a_list_of_appended_tuples_unpacks_into_its_parts():
+    # minimalRL's REINFORCE: data.append((r, prob[a])), then for r, prob in data[::-1]:
+    # r is the float reward, not the probability's graph (a false GG103 on R), and a
+    # slice of a list is a list, not one element
+    assert _found("""\
+        import torch
+
+        class Policy(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.data = []
+                self.fc = torch.nn.Linear(4, 2)
+                self.optimizer = torch.optim.Adam(self.parameters(), lr=0.01)
+
+            def forward(self, x):
+                return torch.softmax(self.fc(x), dim=0)
+
+            def train_net(self):
+                R = 0
+                self.optimizer.zero_grad()
+                for r, prob in self.data[::-1]:
+                    R = r + 0.98 * R
+                    loss = -torch.log(prob) * R
+                    loss.backward()
+                self.optimizer.step()
+                self.data = []
+
+        pi = Policy()
+        for episode in range(3):
+            for t in range(5):
+                prob = pi(torch.randn(4))
+                a = torch.multinomial(prob, 1).item()
+                pi.data.append((1.0, prob[a]))
+            pi.train_net()
+        """) == []

@@ -958,3 +958,22 @@ for k in range(3):
     loss.backward()
     opt.step()
 """
+
+
+@pytest.mark.parametrize("store, found", [
+    ('logs["loss"] = loss', []),  # one slot, replaced each time round
+    ("logs[0] = loss", []),
+    ("logs[step] = loss", [("GG301", 10)]),  # a slot per step: every graph is kept
+])
+def test_gg301_a_dict_slot_of_a_constant_key_is_replaced_not_accumulated(store, found):
+    src = ("import torch\n"
+           "net = torch.nn.Linear(2, 1)\n"
+           "opt = torch.optim.SGD(net.parameters(), lr=0.1)\n"
+           "logs = {}\n"
+           "for step in range(3):\n"
+           "    loss = net(torch.randn(4, 2)).pow(2).mean()\n"
+           "    opt.zero_grad()\n"
+           "    loss.backward()\n"
+           "    opt.step()\n"
+           f"    {store}\n")
+    assert [(f.code, f.span.start.line) for f in analyze(src).findings] == found

@@ -209,6 +209,8 @@ class Interpreter(PythonSemantics, ImportSemantics, TorchSemantics, AutogradEffe
             # a dict literal's values, without their graphs too
             kept = tuple(Interpreter._strip(x) for x in items[1])
             return Val(v.kind, ref=("dict", items[0], kept))
+        if isinstance(v.ref, tuple) and v.ref[0] == "elem":  # a list of tuples
+            return Val(v.kind, ref=("elem", Interpreter._strip(v.ref[1])))
         if v.kind in ("tensor", "unknown", "tuple", "container", "dist"):
             return Val(v.kind, ref=v.ref)
         if v.kind == "module" and v.elts:

@@ -188,7 +188,9 @@ class PythonSemantics:
             elif key is not None and key in self.state.env:
                 old = self.state.env[key]
                 if old.val.kind in ("container", "tuple", "unknown", "none"):
-                    if old.val.kind in ("container", "tuple"):  # not an unknown object
+                    if old.val.kind in ("container", "tuple") and not _constant_index(target):
+                        # (``d["loss"] = loss`` replaces one slot each time round: the
+                        # previous value's graph is let go; ``d[step] = loss`` piles up)
                         self._accumulate(target, target.value, val, None)
                     merged = join(old.val, val)
                     # ``meter[0] = loss`` on an object we know nothing of does not make
@@ -230,6 +232,8 @@ class PythonSemantics:
         """What iterating over / indexing a container gives (elements joined)."""
         if container.elts:
             return join_all(container.elts)
+        if isinstance(container.ref, tuple) and container.ref[0] == "elem":
+            return container.ref[1]  # a list of tuples of known parts
         if container.kind in ("container", "tuple"):
             kind = "tensor" if container.segs or container.store is not None else "unknown"
             if isinstance(container.ref, tuple) and container.ref[0] in ("modules", "children"):
@@ -950,6 +954,11 @@ class PythonSemantics:
             b = self.state.env.get(("@", base.ref, key))
             if b is not None:
                 return b.val
+        if base.kind in ("container", "tuple") and len(node.slice) == 1 and \
+                isinstance(node.slice[0].slice, cst.Slice):
+            # ``data[::-1]``, ``xs[1:]``: a list (tuple) of some of the elements, not one
+            return Val(base.kind, base.segs, base.leaf, None if base.ref == "dict" else base.ref,
+                       None, each=base.each)
         if base.kind in ("container", "tuple", "unknown", "object"):
             k = self._iteration_of(node.slice[0].slice.value) \
                 if base.each and len(node.slice) == 1 and \
@@ -1406,3 +1415,10 @@ class PythonSemantics:
     def _is_static(func) -> bool:
         return any(dotted(d.decorator) in ("staticmethod", "classmethod")
                    for d in getattr(func, "decorators", ()))
+
+
+def _constant_index(node: cst.Subscript) -> bool:
+    """Whether a subscript's index is one literal string or integer (the same slot every
+    time the statement runs)."""
+    return len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index) and \
+        (_string_index(node) is not None or literal_int(node.slice[0].slice.value) is not None)

@@ -14,7 +14,7 @@ from gradguard.analysis.events import DiscardedDetach, Step
 from gradguard.analysis.frames import (ClassInfo, FuncRef, LoopCtx, Trained, calls_in, dotted, is_global,
                                        literal_truth)
 from gradguard.analysis.values import (EMPTY, NONE, SCALAR, UNKNOWN, Alts, Binding, Cut, Val,
-                                       dict_items, join_all, merge_src)
+                                       dict_items, element_shape, join_all, merge_src)
 
 
 class TorchSemantics:
@@ -583,7 +583,10 @@ class TorchSemantics:
                 each = recv.each | frozenset(
                     s for v in vals for s in v.segs
                     if self.segs[s].stamp[:len(cur)] == cur) if cur else recv.each
-                self.state.env[key] = Binding(Val("container", new.segs, new.leaf, each=each),
+                shape = element_shape(recv, pos[0][0]) if attr in ("append", "appendleft") \
+                    and len(pos) == 1 and recv.kind == "container" else None
+                self.state.env[key] = Binding(Val("container", new.segs, new.leaf, shape,
+                                                  each=each),
                                               old.stmt if old else self.frame.stmt)
             return NONE
         if recv.kind in ("container", "tuple") and not recv.grad:

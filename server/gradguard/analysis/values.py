@@ -182,6 +182,21 @@ NONE = Val("none")
 SCALAR = Val("scalar")
 
 
+def element_shape(container: Val, added: Val):
+    """The ref a list keeps after ``append(added)``: ``("elem", t)`` when every element
+    it holds is a tuple of known parts (``data.append((r, prob))``: a loop over it
+    unpacks ``r`` and ``prob`` apart), the parts joined; else None."""
+    if added.kind != "tuple" or not added.elts:
+        return None
+    if container.elts == ():  # an empty list literal
+        return ("elem", added)
+    old = container.ref
+    if isinstance(old, tuple) and old[0] == "elem" and old[1].elts is not None and \
+            len(old[1].elts) == len(added.elts):
+        return ("elem", join(old[1], added))
+    return None
+
+
 def _join_dicts(a, b):
     """The ref of a join of two dict literals of string keys (``return {"loss": loss,
     "log": {...}}`` in two branches): each key's values joined (a key one side lacks has
@@ -193,6 +208,17 @@ def _join_dicts(a, b):
         for k, v in zip(keys, vals):
             values[k] = join(values[k], v) if k in values else v
     return ("dict", tuple(values), tuple(values.values()))
+
+
+def _join_shapes(a: Val, b: Val):
+    """The element shape of a join of two lists (an empty list literal has any)."""
+    shapes = [v.ref[1] for v in (a, b) if isinstance(v.ref, tuple) and v.ref[0] == "elem"]
+    if len(shapes) == 2 and shapes[0].elts is not None and shapes[1].elts is not None and \
+            len(shapes[0].elts) == len(shapes[1].elts):
+        return ("elem", join(shapes[0], shapes[1]))
+    if len(shapes) == 1 and (a.elts == () or b.elts == ()):
+        return ("elem", shapes[0])
+    return None
 
 
 def join(a: Val, b: Val) -> Val:
@@ -214,7 +240,7 @@ def join(a: Val, b: Val) -> Val:
         kind = a.kind if a.kind == b.kind else "unknown"
         ref = _join_refs(kind, a.ref, b.ref) if kind == a.kind else None
         if ref is None and kind == "container":
-            ref = _join_dicts(dict_items(a), dict_items(b))
+            ref = _join_dicts(dict_items(a), dict_items(b)) or _join_shapes(a, b)
     elts = None
     if a.elts is not None and b.elts is not None and len(a.elts) == len(b.elts):
         elts = tuple(join(x, y) for x, y in zip(a.elts, b.elts))
