@@ -164,16 +164,36 @@ def test_the_cache_holds_while_imported_modules_are_unchanged(tmp_path, monkeypa
     monkeypatch.chdir(tmp_path / "p")
     code, out, _ = cli_in_process("check", "train.py")
     assert code == 1 and "GG102" in out
+    train = str(tmp_path / "p" / "train.py")
     text = (tmp_path / "p" / "train.py").read_text()
-    assert ResultCache.open().get(text, Workspace().text_of) is not None
+
+    def cached():
+        ws = Workspace()
+        return ResultCache.open().get(text, ws.text_of, train, ws.importer(train).scope(text))
+    assert cached() is not None
     # the model now detaches what it keeps: the cached result no longer holds
     (tmp_path / "p" / "model.py").write_text(MODEL.replace(
         "self.hidden = None\n", "self.hidden = None\n\n    def step_done(self):\n"
         "        pass\n").replace("return self.head(out)",
                                  "self.hidden = self.hidden.detach()\n        return self.head(out)"))
-    assert ResultCache.open().get(text, Workspace().text_of) is None
+    assert cached() is None
     code, out, _ = cli_in_process("check", "train.py")
     assert (code, out) == (0, "All checks passed.\n")
+
+
+def test_a_module_added_after_the_check_makes_the_cached_result_stale(tmp_path, monkeypatch):
+    # train.py was checked when model.py did not exist (its import named nothing of the
+    # user's): the entry did not depend on model.py, and its "All checks passed." was
+    # replayed after model.py appeared (found by trying it as a user would)
+    monkeypatch.setenv("GRADGUARD_CACHE_DIR", str(tmp_path / "cache"))
+    _write(tmp_path / "p", {"train.py": TRAIN.format(module="model", more="", before="")})
+    monkeypatch.chdir(tmp_path / "p")
+    assert cli_in_process("check", "train.py")[:2] == (0, "All checks passed.\n")
+    (tmp_path / "p" / "model.py").write_text(MODEL)
+    code, out, _ = cli_in_process("check", "train.py")
+    assert code == 1 and "GG102" in out
+    (tmp_path / "p" / "model.py").unlink()
+    assert cli_in_process("check", "train.py")[:2] == (0, "All checks passed.\n")
 
 
 @pytest.mark.parametrize("line", ["import torch", "import numpy as np", "from os import path"])

@@ -151,14 +151,17 @@ class ResultCache:
     def _path(self, key: str) -> str:
         return os.path.join(self.folder, key[:2], key[2:] + ".json")
 
-    def get(self, text: str, text_of=None, path: str | None = None) -> FileResult | None:
+    def get(self, text: str, text_of=None, path: str | None = None,
+            scope: str | None = None) -> FileResult | None:
         """The cached result of ``text``, or ``None`` when there is no entry or the
         entry is unreadable, corrupt, or not this text's and this code's, or when a
         module of the user's that the analysis read (``deps``) now has another text
         (``text_of(path)`` gives its current text, None when it is gone; without
         ``text_of``, an entry with deps is a miss), or when the entry was made for the
         file at another ``path`` (the same text beside other modules imports other code;
-        an entry is kept per text, the last file's). Only a regular file of at most
+        an entry is kept per text, the last file's) or with another ``scope`` (the
+        project's files its imports may name: one added or removed since). Only a
+        regular file of at most
         :data:`MAX_ENTRY_BYTES` is read (not through a symbolic link, and never waiting
         on a FIFO)."""
         key = text_key(text)
@@ -169,6 +172,8 @@ class ResultCache:
                     or entry.get("sha256") != key):
                 return None
             if path is not None and entry.get("path") not in (None, path):
+                return None
+            if entry.get("scope", "") != (scope or ""):
                 return None
             result = entry.get("result")
             deps = {}
@@ -182,7 +187,8 @@ class ResultCache:
         except (OSError, ValueError, TypeError, KeyError, RecursionError):
             return None
 
-    def put(self, text: str, result: FileResult, path: str | None = None) -> None:
+    def put(self, text: str, result: FileResult, path: str | None = None,
+            scope: str | None = None) -> None:
         """Store ``result`` as the analysis of ``text`` (atomically). Results that
         :meth:`get` would refuse (a message argument that is not a str or int, a
         control character, an unknown msgid), results over :data:`MAX_ENTRY_BYTES`,
@@ -198,6 +204,8 @@ class ResultCache:
                      "sha256": key, "result": encoded}
             if path is not None:
                 entry["path"] = path
+            if scope:
+                entry["scope"] = scope
             data = json.dumps(entry, separators=(",", ":"))
         except (TypeError, ValueError):
             return

@@ -162,13 +162,14 @@ def _analyze(text: str, cache: ResultCache | None, engine: bool = True,
     analysed (and stored in ``cache``); without ``engine``, raises :class:`_Uncached`
     instead of analysing."""
     ws = workspace()
-    result = cache.get(text, ws.text_of, path) if cache is not None and read else None
+    scope = ws.importer(path).scope(text) if cache is not None and path is not None else None
+    result = cache.get(text, ws.text_of, path, scope) if cache is not None and read else None
     if result is None:
         if not engine:
             raise _Uncached
         result = analysis.analyze(text, ws.importer(path) if path is not None else None)
         if cache is not None:
-            cache.put(text, result, path)
+            cache.put(text, result, path, scope)
     return result
 
 
@@ -185,8 +186,9 @@ def _fix_loop(source: Source, doc: _Document, task: Task, engine: bool) -> FileR
     write its own code): a cached result serves only a text it offers no fix for, and
     every text with fixes is analysed."""
     first, fixed = doc, []
-    result = task.cache.get(doc.program, workspace().text_of, task.path) if task.cache is not None \
-        else None
+    result = task.cache.get(doc.program, workspace().text_of, task.path,
+                            workspace().importer(task.path).scope(doc.program)) \
+        if task.cache is not None else None
     if result is None or any(f.preferred_fix for f in result.findings):
         result = _analyze(doc.program, task.cache, engine, read=False, path=task.path)
     findings, error = _select(result, doc, task)

@@ -33,6 +33,7 @@ the disk).
 from __future__ import annotations
 
 import os
+import re
 import time
 from collections import OrderedDict
 from typing import Callable, Iterable
@@ -256,6 +257,17 @@ class FileImports:
         return any(self.workspace.has_tokens(file, tuple(tokens))
                    for file in _candidates(self.path, self.root, module, level, name))
 
+    def scope(self, text: str) -> str:
+        """The project's files that the imports of ``text`` may name (by the file system,
+        as :meth:`may_reach` finds them), one per line: a result cached for ``text`` is
+        stale when this changes (a module the file imports was added or removed, so an
+        import that named nothing of the user's now names a module, or the reverse)."""
+        files = set()
+        for module, level, names in _imports_of(text):
+            for name in names or (None,):
+                files.update(_candidates(self.path, self.root, module, level, name))
+        return "\n".join(sorted(files))
+
 
 def _memory_only_parser_cache() -> None:
     """jedi's parser (parso) keeps parsed modules as pickles in a cache folder
@@ -304,6 +316,24 @@ def _anchor(path: str, root: str, module: str, level: int) -> str | None:
             src = os.path.join(root, "src")
             return src if has(src) else None
         cur = os.path.dirname(cur)
+
+
+_IMPORT = re.compile(r"^[ \t]*(?:from[ \t]+(\.*)[ \t]*([\w.]*)[ \t]+import[ \t]+\(?([\w, \t]*)"
+                     r"|import[ \t]+([\w., \t]+))", re.M)
+
+
+def _imports_of(text: str):
+    """``(module, level, names)`` of each import statement of ``text``, read line by line
+    (the modules an import may name, for :meth:`FileImports.scope`: not parsed)."""
+    for m in _IMPORT.finditer(text):
+        if m.group(4) is not None:
+            for part in m.group(4).split(","):
+                module = part.split()[0] if part.split() else ""
+                if module:
+                    yield module, 0, ()
+        else:
+            names = tuple(n.split()[0] for n in m.group(3).split(",") if n.split())
+            yield m.group(2), len(m.group(1)), names
 
 
 def _candidates(path: str, root: str, module: str, level: int, name: str | None):
