@@ -716,3 +716,52 @@ def test_a_list_of_appended_tuples_unpacks_into_its_parts():
                 pi.data.append((1.0, prob[a]))
             pi.train_net()
         """) == []
+
+
+def test_functools_partial_calls_the_function_with_its_arguments_first():
+    # mmdetection-style losses configured with partial: the in-place clamp_ on the
+    # sigmoid's saved output inside the loss is found through the partial
+    found = _found("""\
+        from functools import partial
+        import torch
+
+        def focal(pred, target, gamma=2.0, eps=1e-4):
+            p = pred.sigmoid()
+            p.clamp_(min=eps, max=1.0 - eps)
+            return (-(target * p.log()) * (1 - p).pow(gamma)).sum()
+
+        net = torch.nn.Linear(3, 4)
+        opt = torch.optim.SGD(net.parameters(), lr=0.1)
+        loss_fn = partial(focal, gamma=1.5)
+        for _ in range(2):
+            loss = loss_fn(net(torch.randn(2, 3)), torch.ones(2, 4))
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+        """)
+    assert [(code, line) for code, line, _ in found] == [("GG202", 6)]
+    assert found[0][2] == ("In-place change of `p`, which `pred.sigmoid()` (line 5) saved for "
+                           "backward")
+
+
+def test_a_forward_hook_given_through_partial_runs_with_its_bound_arguments():
+    assert _found("""\
+        from functools import partial
+        import torch
+
+        feats = {}
+
+        def keep(name, module, inp, out):
+            feats[name] = out
+
+        net = torch.nn.Linear(3, 3)
+        net.register_forward_hook(partial(keep, "fc"))
+        opt = torch.optim.SGD(net.parameters(), lr=0.1)
+        net(torch.randn(2, 3))
+        anchor = feats["fc"]
+        for _ in range(3):
+            loss = (net(torch.randn(2, 3)) - anchor).pow(2).mean()
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+        """)[0][:2] == ("GG103", 17)

@@ -38,6 +38,17 @@ class FuncRef:
     bound: Any = None  # a bound method's receiver (``self.hook_fn`` as a value): its Val
 
 
+@dataclass(frozen=True, eq=False)
+class Partial:
+    """``functools.partial(func, *pos, **kw)``: calling it calls ``func`` (a Val) with
+    ``pos`` (``(Val, node)`` pairs) before the call's own arguments and ``kw`` under
+    them."""
+
+    func: Any
+    pos: tuple
+    kw: tuple  # (name, (Val, node)) pairs
+
+
 @dataclass
 class ClassInfo:
     """A class: its methods and whether it is an nn.Module. ``key`` names it among the

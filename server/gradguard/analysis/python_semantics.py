@@ -12,8 +12,8 @@ import libcst as cst
 from gradguard.analysis import torchapi as T
 from gradguard.analysis.frames import (LOOP_PASSES, MAX_DEPTH, MAX_FOREIGN_DEPTH,
                                        MAX_FOREIGN_STEPS, MAX_LOOP_NESTING, ClassInfo, Frame,
-                                       FuncRef, is_global, LoopCtx, calls_in, dotted,
-                                       literal_int)
+                                       FuncRef, is_global, LoopCtx, Partial, calls_in,
+                                       dotted, literal_int)
 from gradguard.analysis.values import (CALLABLE_KINDS, EMPTY, Alts, NONE, SCALAR, UNKNOWN, Binding,
                                        Val, dict_items, join, join_all, join_states, merge_src)
 
@@ -1066,6 +1066,10 @@ class PythonSemantics:
                 return self._apply_each(call, callee, pos, kw, func_node)
             if callee.ref is None:
                 return self._propagate(vals)
+        if callee.kind == "func" and isinstance(callee.ref, Partial):
+            part = callee.ref
+            return self.apply(call, part.func, list(part.pos) + list(pos),
+                              {**dict(part.kw), **kw}, None)
         if callee.kind == "func":
             return self.call_ref(call, callee.ref, pos, kw, callee.ref.bound
                                  if isinstance(callee.ref, FuncRef) else None)

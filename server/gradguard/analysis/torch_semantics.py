@@ -11,8 +11,8 @@ import libcst.matchers as match
 
 from gradguard.analysis import torchapi as T
 from gradguard.analysis.events import DiscardedDetach, Step
-from gradguard.analysis.frames import (ClassInfo, FuncRef, LoopCtx, Trained, calls_in, dotted, is_global,
-                                       literal_truth)
+from gradguard.analysis.frames import (ClassInfo, FuncRef, LoopCtx, Partial, Trained, calls_in,
+                                       dotted, is_global, literal_truth)
 from gradguard.analysis.values import (EMPTY, NONE, SCALAR, UNKNOWN, Alts, Binding, Cut, Val,
                                        dict_items, element_shape, join_all, merge_src)
 
@@ -176,6 +176,9 @@ class TorchSemantics:
                     # the graph they came from (double backward)
                     return Val("tuple", self.op(call, "grad", [root[0]]).segs)
             return Val("tuple") if name == "grad" else NONE
+        if path == "functools.partial" and pos and pos[0][0].kind in ("func", "class"):
+            # a callable of the user's with some arguments given now
+            return Val("func", ref=Partial(pos[0][0], tuple(pos[1:]), tuple(kw.items())))
         if parts[0] != "torch":
             if name in T.OPTIMIZER_SUFFIXES:
                 self.escape(vals)
