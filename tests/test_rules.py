@@ -977,3 +977,31 @@ def test_gg301_a_dict_slot_of_a_constant_key_is_replaced_not_accumulated(store, 
            "    opt.step()\n"
            f"    {store}\n")
     assert [(f.code, f.span.start.line) for f in analyze(src).findings] == found
+
+
+_OPTIMIZER_LOOP = ("import torch\n"
+                   "G = torch.nn.Linear(3, 3)\n"
+                   "D = torch.nn.Linear(3, 1)\n"
+                   "opts = [torch.optim.Adam(G.parameters()), torch.optim.Adam(D.parameters())]\n"
+                   "for _ in range(3):\n"
+                   "    for {target} in {iterable}:\n"
+                   "        fake = G(torch.randn(4, 3))\n"
+                   "        loss = D({fake}).mean()\n"
+                   "        opt.zero_grad()\n"
+                   "        loss.backward()\n"
+                   "        opt.step()\n")
+
+
+@pytest.mark.parametrize("target, iterable", [("opt", "opts"), ("i, opt", "enumerate(opts)")])
+def test_gg402_a_loop_over_optimizers_steps_each_in_turn(target, iterable):
+    # a Lightning-style loop over configure_optimizers(): each opt.step() trains its own
+    # modules, and G's never gets a gradient when its output is detached in every loss
+    src = _OPTIMIZER_LOOP.format(target=target, iterable=iterable, fake="fake.detach()")
+    f = _only(src, "GG402")
+    assert f.span.start.line == 11
+    assert f.message.render() == (
+        "`opt` steps the parameters of `G`, but no backward of this loop reaches them (their "
+        "way to the loss is cut, or the loss is built from other modules), so their gradients "
+        "stay None and `G` does not train")
+    assert analyze(_OPTIMIZER_LOOP.format(target=target, iterable=iterable,
+                                          fake="fake")).findings == ()

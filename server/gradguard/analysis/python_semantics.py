@@ -510,23 +510,32 @@ class PythonSemantics:
 
     def _unrolled_modules(self, stmt: cst.For, it: Val) -> bool:
         """``for m in net.modules(): ...`` (or ``children()``) over a model whose
-        submodules are known: the body runs once for each of them, ``m`` bound to that
-        module (so ``isinstance(m, C)`` and ``m.reset()`` resolve). False when the loop is
-        not such a loop (or too long to unroll)."""
-        if not (isinstance(it.ref, tuple) and it.ref[0] in ("modules", "children")) or \
-                stmt.orelse is not None:
+        submodules are known, or a loop over a few known optimizers: the body
+        runs once for each of them, the target bound to that one (so ``isinstance(m, C)``,
+        ``m.reset()`` and ``opt.step()`` resolve). False when the loop is not such a loop
+        (or too long to unroll)."""
+        if stmt.orelse is not None:
             return False
-        members = sorted(self._module_members(it.ref), key=repr)
-        if not members or len(members) > 64 or \
-                not any(self._class_of(Val("module", ref=r)) is not None for r in members):
+        if isinstance(it.ref, tuple) and it.ref[0] in ("modules", "children"):
+            members = sorted(self._module_members(it.ref), key=repr)
+            if not members or len(members) > 64 or \
+                    not any(self._class_of(Val("module", ref=r)) is not None for r in members):
+                return False
+            elements = [Val("module", ref=r) for r in members]
+        elif it.elts and len(it.elts) <= 8 and it.kind in ("container", "tuple") and \
+                any(_names_a_trainer(e) for e in it.elts):
+            # ``for opt in [g_opt, d_opt]``, ``for i, opt in enumerate(optimizers)``: each
+            # optimizer in turn, so each step() trains its own modules
+            elements = list(it.elts)
+        else:
             return False
         saved_exits = self._loop_exits
         outs = []
-        for r in members:
+        for element in elements:
             exits = {"break": [], "continue": []}
             self._loop_exits = saved_exits + [exits]
             try:
-                self.store(stmt.target, Val("module", ref=r), stmt)
+                self.store(stmt.target, element, stmt)
                 self.exec_block(stmt.body.body)
             finally:
                 self._loop_exits = saved_exits
@@ -1107,9 +1116,17 @@ class PythonSemantics:
                            each=v.each)
             if func_node.value in ("zip", "enumerate") and vals and not kw:
                 # an element is a tuple: (index, element) / one element of each iterable
-                parts = ([SCALAR] if func_node.value == "enumerate" else []) + \
-                    [self._element(v) for v in (vals[:1] if func_node.value == "enumerate" else vals)]
+                of = vals[:1] if func_node.value == "enumerate" else vals
                 v = join_all(vals)
+                if all(x.elts is not None and x.kind in ("container", "tuple") for x in of):
+                    # of iterables of known elements: the known tuples, in order
+                    rows = zip(*(x.elts for x in of))
+                    items = tuple(Val("tuple", join_all(r).segs, any(e.leaf for e in r),
+                                      elts=(SCALAR,) * (func_node.value == "enumerate") + r)
+                                  for r in rows)
+                    return Val("container", v.segs, v.leaf, elts=items, each=v.each)
+                parts = ([SCALAR] if func_node.value == "enumerate" else []) + \
+                    [self._element(x) for x in of]
                 item = Val("tuple", v.segs, v.leaf, elts=tuple(parts))
                 return Val("container", v.segs, v.leaf, elts=(item,), each=v.each)
             if func_node.value in ("zip", "enumerate", "map", "filter", "dict"):
@@ -1426,3 +1443,11 @@ def _constant_index(node: cst.Subscript) -> bool:
     time the statement runs)."""
     return len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index) and \
         (_string_index(node) is not None or literal_int(node.slice[0].slice.value) is not None)
+
+
+def _names_a_trainer(v: Val) -> bool:
+    """Whether a value is (or is a tuple holding) a known optimizer. (A loop over models
+    runs its passes: what it appends per model is told apart by pass, ``losses[i]``.)"""
+    if v.kind == "tuple" and v.elts:
+        return any(_names_a_trainer(e) for e in v.elts)
+    return v.kind == "optimizer" and v.ref is not None

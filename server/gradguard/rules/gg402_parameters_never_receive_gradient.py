@@ -111,7 +111,9 @@ def candidates(interp: Interpreter) -> list:
         return []
     by_node: dict = {}
     for st in interp.step_recs:
-        by_node.setdefault(id(st.node), []).append(st)
+        # (one step() of a loop over optimizers steps each in turn: each is judged alone)
+        trains = st.trained.refs if st.trained is not None else None
+        by_node.setdefault((id(st.node), trains), []).append(st)
     escaped = {r: interp._descendants({r}) for r in interp.escaped}
     no_graph = {id(h.inner) for h in interp.no_graph}
     out = []
