@@ -569,3 +569,71 @@ def test_two_models_that_build_their_layers_in_one_helper_hold_two_sets_of_param
     # backward is the hazard
     shared = src.replace("qf1, qf2 = Q(), Q()", "qf1 = Q(); qf2 = qf1")
     assert [(f.code, f.span.start.line) for f in analyze(shared).findings] == [("GG201", 26)]
+
+
+def test_a_block_chosen_by_a_config_string_and_stacked_with_a_starred_comprehension():
+    # YOLOv4's CSPDarknet with activate="relu": the activation is picked from a dict by a
+    # string known from the config dict, the blocks are nn.Sequential(*[... for _ in ...]),
+    # and the residual `out += x` changes the ReLU's saved output
+    src = textwrap.dedent("""\
+        import torch
+        import torch.nn as nn
+
+        ACTS = {"relu": nn.ReLU, "leaky": lambda: nn.LeakyReLU(0.1)}
+
+        class Block(nn.Module):
+            def __init__(self, activate=None):
+                super().__init__()
+                self.conv = nn.Linear(4, 4)
+                self.act = ACTS[activate]() if activate else nn.Identity()
+
+            def forward(self, x):
+                out = self.act(self.conv(x))
+                out += x
+                return out
+
+        def train(cfg):
+            model = nn.Sequential(*[Block(cfg["activate"]) for _ in range(2)])
+            opt = torch.optim.SGD(model.parameters(), lr=0.1)
+            for _ in range(2):
+                loss = model(torch.randn(2, 4)).sum()
+                opt.zero_grad()
+                loss.backward()
+                opt.step()
+
+        train({"activate": "relu"})
+        """)
+    assert [(f.code, f.span.start.line, f.message.render()) for f in analyze(src).findings] \
+        == [("GG202", 14, "In-place change of `out`, which `self.act(self.conv(x))` (line 13) "
+                          "saved for backward")]
+    # with no activation (an empty string is false) the block is linear: nothing saved
+    assert analyze(src.replace('"activate": "relu"', '"activate": ""')).findings == ()
+
+
+def test_an_in_place_write_into_a_tensor_of_a_dict_comprehension():
+    src = textwrap.dedent("""\
+        import torch
+        import torch.nn as nn
+
+        class Head(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.neck = nn.Sequential(nn.Linear(4, 4), nn.ReLU())
+                self.heads = nn.ModuleDict({"obj": nn.Linear(4, 1), "cls": nn.Linear(4, 3)})
+
+            def forward(self, x):
+                feats = self.neck(x)
+                scores = {name: torch.sigmoid(head(feats)) for name, head in self.heads.items()}
+                scores["obj"][x[:, :1] > 0] = 0.0
+                return scores
+
+        model = Head()
+        opt = torch.optim.Adam(model.parameters())
+        for _ in range(2):
+            scores = model(torch.randn(5, 4))
+            loss = scores["obj"].sum() + scores["cls"].sum()
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+        """)
+    assert [(f.code, f.span.start.line) for f in analyze(src).findings] == [("GG202", 13)]

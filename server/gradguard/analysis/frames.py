@@ -3,6 +3,7 @@ functions and classes, activation frames, loops being analysed, and small CST he
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -159,3 +160,14 @@ def literal_int(node: cst.BaseExpression | None) -> int | None:
     if isinstance(node, cst.Integer):
         return int(node.value.replace("_", ""), 0)
     return None
+
+
+def string_value(node: cst.SimpleString):
+    """The value of a string literal (``node.evaluated_value``, which runs
+    ``ast.literal_eval`` each time: kept per literal text)."""
+    return _string_value(node.value)
+
+
+@functools.lru_cache(maxsize=4096)
+def _string_value(text: str):
+    return cst.SimpleString(text).evaluated_value

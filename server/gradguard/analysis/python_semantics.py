@@ -13,7 +13,7 @@ from gradguard.analysis import torchapi as T
 from gradguard.analysis.frames import (LOOP_PASSES, MAX_DEPTH, MAX_FOREIGN_DEPTH,
                                        MAX_FOREIGN_STEPS, MAX_LOOP_NESTING, ClassInfo, Frame,
                                        FuncRef, is_global, LoopCtx, Partial, calls_in,
-                                       dotted, literal_int)
+                                       dotted, literal_int, string_value)
 from gradguard.analysis.values import (CALLABLE_KINDS, EMPTY, Alts, NONE, SCALAR, UNKNOWN, Binding,
                                        Val, dict_items, join, join_all, join_states, merge_src)
 
@@ -24,7 +24,7 @@ def _is_main_guard(test) -> bool:
         isinstance(test.left, cst.Name) and test.left.value == "__name__" and \
         isinstance(test.comparisons[0].operator, cst.Equal) and \
         isinstance(test.comparisons[0].comparator, cst.SimpleString) and \
-        test.comparisons[0].comparator.evaluated_value == "__main__"
+        string_value(test.comparisons[0].comparator) == "__main__"
 
 
 _BUILTIN_TYPES = frozenset({"tuple", "list", "dict", "set", "frozenset", "str", "bytes", "int",
@@ -40,7 +40,7 @@ def _string_index(node: cst.Subscript) -> str | None:
     """The key of ``x["k"]`` (one string literal index), else None."""
     if len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index) and \
             isinstance(node.slice[0].slice.value, cst.SimpleString):
-        return node.slice[0].slice.value.evaluated_value
+        return string_value(node.slice[0].slice.value)
     return None
 
 
@@ -379,6 +379,8 @@ class PythonSemantics:
             return False
         if v.kind == "scalar" and isinstance(v.ref, bool):
             return v.ref
+        if v.kind == "scalar" and isinstance(v.ref, tuple) and v.ref[0] == "str":
+            return bool(v.ref[1])  # a string of known value: true unless empty
         return None
 
     def exec_match(self, stmt: cst.Match) -> None:
@@ -788,7 +790,7 @@ class PythonSemantics:
                         self.eval(part.expression)
             if isinstance(node, cst.SimpleString):
                 # a string's value is kept (``activate == "relu"`` is then known)
-                return Val("scalar", ref=("str", node.evaluated_value))
+                return Val("scalar", ref=("str", string_value(node)))
             return SCALAR
         if isinstance(node, cst.Attribute):
             return self.eval_attribute(node)
@@ -856,7 +858,7 @@ class PythonSemantics:
                     self.eval(e.key)
                 vals.append(self.eval(e.value))
             segs = frozenset().union(*(v.segs for v in vals)) if vals else EMPTY
-            keys = [e.key.evaluated_value for e in node.elements
+            keys = [string_value(e.key) for e in node.elements
                     if isinstance(e, cst.DictElement) and isinstance(e.key, cst.SimpleString)]
             # a literal of string keys keeps each key's value (``out["log"]``)
             ref = ("dict", tuple(keys), tuple(vals)) if len(keys) == len(vals) and \
@@ -954,6 +956,9 @@ class PythonSemantics:
             if -len(base.elts) <= i < len(base.elts):
                 return base.elts[i]
         key = _string_index(node)
+        if key is None and len(index_vals) == 1 and len(node.slice) == 1 and \
+                isinstance(index_vals[0].ref, tuple) and index_vals[0].ref[0] == "str":
+            key = index_vals[0].ref[1]  # ``ACTIVATIONS[name]`` with ``name == "relu"`` known
         items = dict_items(base) if key is not None else None
         if items and key in items[0]:
             # ``out["log"]`` of ``out = {"loss": loss, "log": {...}}``: that key's value
@@ -1030,14 +1035,15 @@ class PythonSemantics:
         # the element expression runs once per element (when taken, for a generator)
         out = self._generated([v], start, lazy=isinstance(node, cst.GeneratorExp))
         if isinstance(node, cst.DictComp):
-            return replace(out, ref="dict")
-        if v.kind == "module" and isinstance(v.ref, tuple):
+            out = replace(out, ref="dict")
+        if v.kind == "module" and isinstance(v.ref, tuple) and not isinstance(node, cst.DictComp):
             # ``[Block(d) for _ in range(n)]``: every element is a module built the same
             # way; one stands for them all (an nn.Sequential / ModuleList of them runs it)
             out = replace(out, elts=(v,))
         elif v.kind == "tensor" and v.store is not None:
-            # ``[conv(x) for conv in convs]``: an element is a tensor made there; an
-            # in-place change of one (``laterals[i] += up``) changes what its op saved
+            # ``[conv(x) for conv in convs]``, ``{k: sigmoid(h(x)) for k, h in ...}``: an
+            # element is a tensor made there; an in-place change of one
+            # (``laterals[i] += up``, ``scores["obj"][mask] = 0``) changes what its op saved
             out = replace(out, store=v.store)
         return out
 
@@ -1054,7 +1060,10 @@ class PythonSemantics:
             if a.keyword is not None:
                 kw[a.keyword.value] = (v, a.value)
             elif a.star:
-                pos.append((Val("unknown", v.segs, v.leaf), a.value))
+                # ``*xs``: several arguments, which ones not known; the elements of a list
+                # of known shape kept (``nn.Sequential(*[Block() for _ in range(n)])``)
+                pos.append((Val("unknown", v.segs, v.leaf, elts=v.elts if a.star == "*" and
+                                v.kind in ("container", "tuple") else None), a.value))
             else:
                 pos.append((v, a.value))
         return pos, kw

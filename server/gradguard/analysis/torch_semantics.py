@@ -12,7 +12,7 @@ import libcst.matchers as match
 from gradguard.analysis import torchapi as T
 from gradguard.analysis.events import DiscardedDetach, Step
 from gradguard.analysis.frames import (ClassInfo, FuncRef, LoopCtx, Partial, Trained, calls_in,
-                                       dotted, is_global, literal_truth)
+                                       dotted, is_global, literal_truth, string_value)
 from gradguard.analysis.values import (EMPTY, NONE, SCALAR, UNKNOWN, Alts, Binding, Cut, Val,
                                        dict_items, element_shape, join_all, merge_src)
 
@@ -552,7 +552,7 @@ class TorchSemantics:
                 return Val("container", leaf=not self.no_grad, store=("param", recv.ref))
             if attr == "register_buffer" and len(pos) >= 2 and \
                     isinstance(pos[0][1], cst.SimpleString) and isinstance(recv.ref, tuple):
-                self.state.env[("@", recv.ref, pos[0][1].evaluated_value)] = Binding(
+                self.state.env[("@", recv.ref, string_value(pos[0][1]))] = Binding(
                     pos[1][0], self.frame.stmt)
                 return NONE
             if attr == "forward":
