@@ -637,3 +637,29 @@ def test_an_in_place_write_into_a_tensor_of_a_dict_comprehension():
             opt.step()
         """)
     assert [(f.code, f.span.start.line) for f in analyze(src).findings] == [("GG202", 13)]
+
+
+def test_the_children_of_an_nn_module_dict_are_its_items():
+    # ModuleDict.items() / values() / keys(): its children in order, so head(x) on the
+    # raw input is a module call whose sigmoid output is saved
+    src = textwrap.dedent("""\
+        import torch
+        import torch.nn as nn
+
+        heads = nn.ModuleDict({"obj": nn.Linear(4, 1), "cls": nn.Linear(4, 3)})
+        opt = torch.optim.Adam(heads.parameters())
+        for _ in range(2):
+            x = torch.randn(5, 4)
+            scores = {name: torch.sigmoid(head(x)) for name, head in heads.items()}
+            scores["obj"][x[:, :1] > 0] = 0.0
+            loss = sum(s.sum() for s in scores.values())
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+        """)
+    assert [(f.code, f.span.start.line) for f in analyze(src).findings] == [("GG202", 9)]
+    for call in ("heads.values()", "list(heads.values())"):
+        other = src.replace("{name: torch.sigmoid(head(x)) for name, head in heads.items()}",
+                            "{'obj': torch.sigmoid(h(x)) for h in " + call + "}")
+        assert [(f.code, f.span.start.line) for f in analyze(other).findings] == \
+            [("GG202", 9)], call

@@ -563,6 +563,17 @@ class TorchSemantics:
                 return UNKNOWN
             if attr in ("modules", "children") and isinstance(recv.ref, tuple) and not pos:
                 return Val("container", ref=(attr, recv.ref))
+            if attr in ("items", "values", "keys") and not pos and isinstance(recv.ref, tuple) \
+                    and recv.ref[:2] == ("nn", "ModuleDict"):
+                # an nn.ModuleDict's children, in the order they were given
+                children = [(k[2], b.val) for k, b in self.state.env.items()
+                            if k[0] == "@" and k[1] == recv.ref and b.val.kind == "module"]
+                if children:
+                    names = [Val("scalar", ref=("str", name)) for name, _ in children]
+                    mods = [m for _, m in children]
+                    elts = mods if attr == "values" else names if attr == "keys" else \
+                        [Val("tuple", elts=pair) for pair in zip(names, mods)]
+                    return Val("container", elts=tuple(elts))
             if attr not in T.MODULE_METHODS_KEEPING_PARAMETERS:
                 self.escape([recv] + vals)
             return UNKNOWN
