@@ -1005,3 +1005,27 @@ def test_gg402_a_loop_over_optimizers_steps_each_in_turn(target, iterable):
         "stay None and `G` does not train")
     assert analyze(_OPTIMIZER_LOOP.format(target=target, iterable=iterable,
                                           fake="fake")).findings == ()
+
+
+_ACCUMULATE_EVERY_K = ("import torch\n"
+                       "net = torch.nn.Linear(4, 1)\n"
+                       "opt = torch.optim.SGD(net.parameters(), lr=0.1)\n"
+                       "losses = []\n"
+                       "for step in range(10):\n"
+                       "    losses.append(net(torch.randn(5, 4)).pow(2).mean())\n"
+                       "    if step % 3 == 0:\n"
+                       "        sum(losses).backward()\n"
+                       "        opt.step()\n"
+                       "        opt.zero_grad()\n"
+                       "{reset}")
+
+
+def test_gg102_quiet_when_the_branch_that_frees_the_list_also_empties_it():
+    # sha-rnn's gradient accumulation: the losses backpropagated are let go in the same
+    # branch, so no path backpropagates a freed one (it was a false GG102)
+    assert analyze(_ACCUMULATE_EVERY_K.format(reset="        losses = []\n")).findings == ()
+
+
+def test_gg102_when_the_list_keeps_the_freed_losses():
+    f = _only(_ACCUMULATE_EVERY_K.format(reset=""), "GG102")
+    assert f.span.start.line == 8

@@ -15,7 +15,8 @@ from gradguard.analysis.frames import (LOOP_PASSES, MAX_DEPTH, MAX_FOREIGN_DEPTH
                                        FuncRef, is_global, LoopCtx, Partial, calls_in,
                                        dotted, literal_int, string_value)
 from gradguard.analysis.values import (CALLABLE_KINDS, EMPTY, Alts, NONE, SCALAR, UNKNOWN, Binding,
-                                       Val, dict_items, join, join_all, join_states, merge_src)
+                                       State, Val, dict_items, join, join_all, join_states,
+                                       merge_src)
 
 
 def _is_main_guard(test) -> bool:
@@ -457,7 +458,56 @@ class PythonSemantics:
             self.exec_stmt(stmt.orelse)
         elif isinstance(stmt.orelse, cst.Else):
             self.exec_block(stmt.orelse.body.body)
+        self._let_go(then, self.state)
         self.state = join_states([then, self.state])
+
+    def _let_go(self, a: State, b: State) -> None:
+        """Before two branches join: a graph one branch freed and stopped holding in a
+        variable (``if step % k == 0: sum(losses).backward(); losses = []``), while the
+        other branch still holds it there unfreed, is never a freed graph in that
+        variable: on every path, either the variable let it go or it was not freed. So
+        in the branch that holds it, the variable gets copies of those segments that no
+        backward freed (the join loses which path is which; a variable both branches
+        hold it in still holds the freed one)."""
+        if a.dead or b.dead or a.freed.keys() == b.freed.keys():
+            return
+        copies: dict = {}
+        for holder, freer in ((a, b), (b, a)):
+            only = freer.freed.keys() - holder.freed.keys()
+            if not only:
+                continue
+            for key in list(holder.env.changed(freer.env)):
+                mine = holder.env.get(key)
+                if mine is None or not (mine.val.segs & only):
+                    continue
+                theirs = freer.env.get(key)
+                held = theirs.val.segs if theirs is not None else EMPTY
+                swap = {sid for sid in mine.val.segs & only if sid not in held}
+                if swap:
+                    holder.env[key] = Binding(self._with_copies(mine.val, swap, copies),
+                                              mine.stmt)
+
+    def _with_copies(self, v: Val, swap: set, copies: dict) -> Val:
+        """``v`` (and its elements) with the segments in ``swap`` replaced by copies (one
+        copy per segment, shared by every value that gets one)."""
+        def copy_of(sid: int) -> int:
+            if sid not in copies:
+                cid = copies[sid] = next(self._ids)
+                self.segs[cid] = seg = replace(self.segs[sid], id=cid)
+                if sid in self.seg_reach:
+                    self.seg_reach[cid] = self.seg_reach[sid]
+                for store, _ in seg.saved:
+                    self.saved_by.setdefault(store, []).append(cid)
+            return copies[sid]
+
+        def swapped(segs: frozenset) -> frozenset:
+            hit = segs & swap
+            return segs - hit | {copy_of(sid) for sid in hit} if hit else segs
+        if not (v.segs & swap):
+            return v
+        return replace(v, segs=swapped(v.segs), each=swapped(v.each),
+                       elts=tuple(self._with_copies(e, swap, copies) for e in v.elts)
+                       if v.elts else v.elts)
 
     def _refine(self, test, truth: bool) -> None:
         """Narrow ``x is None`` / ``x is not None`` tests in the branch they guard."""
