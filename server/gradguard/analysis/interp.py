@@ -21,6 +21,7 @@ import itertools
 import libcst as cst
 
 from gradguard.analysis.autograd_effects import AutogradEffects
+from gradguard.analysis.control_flow import ControlFlow
 from gradguard.analysis.events import (Accumulation, Backward, DiscardedDetach, Hazard,
                                        InplaceHazard, NoGraph, Step)
 from gradguard.analysis.frames import MAX_STEPS, Budget, ClassInfo, Frame, FuncRef, LoopCtx, is_global
@@ -33,7 +34,8 @@ __all__ = ["Interpreter", "Hazard", "InplaceHazard", "Accumulation", "DiscardedD
            "NoGraph", "Backward", "Step"]
 
 
-class Interpreter(PythonSemantics, ImportSemantics, TorchSemantics, AutogradEffects):
+class Interpreter(PythonSemantics, ControlFlow, ImportSemantics, TorchSemantics,
+                  AutogradEffects):
     """Interprets one file's roots (module code, functions, methods) and collects hazards.
 
     Use :meth:`run_module`, then :meth:`run_function` for each top-level function and

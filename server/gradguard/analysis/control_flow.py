@@ -1,0 +1,427 @@
+"""Control flow: what ``if`` / ``match`` / ``for`` / ``while`` / ``with`` / ``try`` do to
+the abstract state: branches run from copies of the state and join (a graph one branch let
+go of is not a freed graph in the other), loops run LOOP_PASSES passes (each pass's
+elements of a per-iteration list told apart), a few known optimizers or submodules
+unrolled, ``with torch.no_grad()`` and friends."""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import replace
+
+import libcst as cst
+
+from gradguard.analysis.frames import LOOP_PASSES, MAX_LOOP_NESTING, LoopCtx, literal_int, \
+    string_value
+from gradguard.analysis.values import EMPTY, NONE, UNKNOWN, Binding, State, Val, join_states
+
+def _is_main_guard(test) -> bool:
+    """``__name__ == "__main__"``: false in a module that is imported."""
+    return isinstance(test, cst.Comparison) and len(test.comparisons) == 1 and \
+        isinstance(test.left, cst.Name) and test.left.value == "__name__" and \
+        isinstance(test.comparisons[0].operator, cst.Equal) and \
+        isinstance(test.comparisons[0].comparator, cst.SimpleString) and \
+        string_value(test.comparisons[0].comparator) == "__main__"
+
+
+class ControlFlow:
+    """The compound statements of the interpreter (a mixin of
+    :class:`~gradguard.analysis.interp.Interpreter`)."""
+
+    @staticmethod
+    def truth(v: Val) -> bool | None:
+        """The truth value of a known constant (True/False/None), else None."""
+        if v.kind == "none":
+            return False
+        if v.kind == "scalar" and isinstance(v.ref, bool):
+            return v.ref
+        if v.kind == "scalar" and isinstance(v.ref, tuple) and v.ref[0] == "str":
+            return bool(v.ref[1])  # a string of known value: true unless empty
+        return None
+
+    def exec_match(self, stmt: cst.Match) -> None:
+        """``match``: each case from the state after the subject, its capture patterns
+        bound to the subject (or its elements), its guard evaluated; the cases join, with
+        the state in which none matched unless the last case matches anything."""
+        subject = self.eval(stmt.subject)
+        entry = self.state
+        outs = []
+        for case in stmt.cases:
+            self.state = entry.copy()
+            self._bind_pattern(case.pattern, subject)
+            if case.guard is not None:
+                self.eval(case.guard)
+            self.exec_block(case.body.body)
+            outs.append(self.state)
+        last = stmt.cases[-1] if stmt.cases else None
+        irrefutable = last is not None and last.guard is None and \
+            isinstance(last.pattern, cst.MatchAs) and last.pattern.pattern is None
+        self.state = join_states(outs if irrefutable else outs + [entry])
+
+    def _bind_pattern(self, pattern, subject: Val) -> None:
+        """Bind the names a ``match`` pattern captures: ``x``/``... as x`` the subject,
+        names inside sequence, mapping and class patterns an element of it."""
+        if isinstance(pattern, cst.MatchAs):
+            if pattern.pattern is not None:
+                self._bind_pattern(pattern.pattern, subject)
+            if pattern.name is not None:
+                self.bind(pattern.name.value, subject)
+            return
+        if isinstance(pattern, cst.MatchOr):
+            for alt in pattern.patterns:
+                self._bind_pattern(alt.pattern, subject)
+            return
+        element = self._element(subject)
+        if isinstance(pattern, (cst.MatchSequence, cst.MatchList, cst.MatchTuple)):
+            for p in pattern.patterns:
+                if isinstance(p, cst.MatchStar):
+                    if p.name is not None:
+                        self.bind(p.name.value, Val("container", element.segs, element.leaf))
+                else:
+                    self._bind_pattern(p.value, element)
+        elif isinstance(pattern, cst.MatchMapping):
+            for e in pattern.elements:
+                self._bind_pattern(e.pattern, element)
+            if pattern.rest is not None:
+                self.bind(pattern.rest.value, Val("container", subject.segs, subject.leaf))
+        elif isinstance(pattern, cst.MatchClass):
+            for p in pattern.patterns:
+                self._bind_pattern(p.value, UNKNOWN)
+            for k in pattern.kwds:
+                self._bind_pattern(k.pattern, UNKNOWN)
+
+    def exec_if(self, stmt: cst.If) -> None:
+        known = False if self.gid != "G" and self.frame.id == self.gid and \
+            _is_main_guard(stmt.test) else self.truth(self.eval(stmt.test))
+        if known is True:
+            self.exec_block(stmt.body.body)
+            return
+        if known is False:
+            if isinstance(stmt.orelse, cst.If):
+                self.exec_stmt(stmt.orelse)
+            elif isinstance(stmt.orelse, cst.Else):
+                self.exec_block(stmt.orelse.body.body)
+            return
+        entry = self.state
+        self.state = entry.copy()
+        self._refine(stmt.test, True)
+        self.exec_block(stmt.body.body)
+        then = self.state
+        self.state = entry.copy()
+        self._refine(stmt.test, False)
+        if isinstance(stmt.orelse, cst.If):
+            self.exec_stmt(stmt.orelse)
+        elif isinstance(stmt.orelse, cst.Else):
+            self.exec_block(stmt.orelse.body.body)
+        self._let_go(then, self.state)
+        self.state = join_states([then, self.state])
+
+    def _let_go(self, a: State, b: State) -> None:
+        """Before two branches join: a graph one branch freed and stopped holding in a
+        variable (``if step % k == 0: sum(losses).backward(); losses = []``), while the
+        other branch still holds it there unfreed, is never a freed graph in that
+        variable: on every path, either the variable let it go or it was not freed. So
+        in the branch that holds it, the variable gets copies of those segments that no
+        backward freed (the join loses which path is which; a variable both branches
+        hold it in still holds the freed one)."""
+        if a.dead or b.dead or a.freed.keys() == b.freed.keys():
+            return
+        copies: dict = {}
+        for holder, freer in ((a, b), (b, a)):
+            only = freer.freed.keys() - holder.freed.keys()
+            if not only:
+                continue
+            for key in list(holder.env.changed(freer.env)):
+                mine = holder.env.get(key)
+                if mine is None or not (mine.val.segs & only):
+                    continue
+                theirs = freer.env.get(key)
+                held = theirs.val.segs if theirs is not None else EMPTY
+                swap = {sid for sid in mine.val.segs & only if sid not in held}
+                if swap:
+                    holder.env[key] = Binding(self._with_copies(mine.val, swap, copies),
+                                              mine.stmt)
+
+    def _with_copies(self, v: Val, swap: set, copies: dict) -> Val:
+        """``v`` (and its elements) with the segments in ``swap`` replaced by copies (one
+        copy per segment, shared by every value that gets one)."""
+        def copy_of(sid: int) -> int:
+            if sid not in copies:
+                cid = copies[sid] = next(self._ids)
+                self.segs[cid] = seg = replace(self.segs[sid], id=cid)
+                if sid in self.seg_reach:
+                    self.seg_reach[cid] = self.seg_reach[sid]
+                for store, _ in seg.saved:
+                    self.saved_by.setdefault(store, []).append(cid)
+            return copies[sid]
+
+        def swapped(segs: frozenset) -> frozenset:
+            hit = segs & swap
+            return segs - hit | {copy_of(sid) for sid in hit} if hit else segs
+        if not (v.segs & swap):
+            return v
+        return replace(v, segs=swapped(v.segs), each=swapped(v.each),
+                       elts=tuple(self._with_copies(e, swap, copies) for e in v.elts)
+                       if v.elts else v.elts)
+
+    def _refine(self, test, truth: bool) -> None:
+        """Narrow ``x is None`` / ``x is not None`` tests in the branch they guard."""
+        if isinstance(test, cst.BooleanOperation) and truth and \
+                isinstance(test.operator, cst.And):
+            self._refine(test.left, True)
+            self._refine(test.right, True)
+            return
+        if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+            self._refine(test.expression, not truth)
+            return
+        if isinstance(test, cst.Comparison) and len(test.comparisons) == 1:
+            comp = test.comparisons[0]
+            if isinstance(comp.comparator, cst.Name) and comp.comparator.value == "None":
+                is_none = isinstance(comp.operator, cst.Is) == truth
+                if isinstance(comp.operator, (cst.Is, cst.IsNot)) and is_none:
+                    key = self.key_of(test.left)
+                    if key is not None and key in self.state.env:
+                        self.state.env[key] = Binding(NONE, self.state.env[key].stmt)
+
+    def exec_loop(self, stmt) -> None:
+        is_for = isinstance(stmt, cst.For)
+        header = ()
+        if is_for:
+            it = self.eval(stmt.iter)
+            if self._unrolled_modules(stmt, it):
+                return
+            item = self._element(it)
+            alias = self.key_of(stmt.iter) if isinstance(stmt.iter, (cst.Name, cst.Attribute)) \
+                else None
+            if alias is not None:
+                item = Val(item.kind, item.segs, item.leaf, item.ref, item.elts, alias)
+            header = (stmt.iter,)
+        body = stmt.body.body
+        ctx = LoopCtx(self._loop_key(stmt), stmt, self.frame.id,
+                      body[0] if body else None, header)
+        passes = itertools.count()
+        ends = self._run_loop(ctx, lambda: self._loop_body(
+            stmt, is_for, self._nth_element(item, it.each, next(passes)) if is_for else None),
+            once=is_for and self._not_empty(stmt.iter, it))
+        alias = item.alias if is_for else None
+        if alias is not None and alias in self.state.env and all(
+                alias in e.env and not e.env[alias].val.segs for e in ends if not e.dead):
+            # every iteration detached the elements in place; zero iterations means the
+            # container was empty: either way no element keeps a graph
+            old = self.state.env[alias]
+            self.state.env[alias] = Binding(Val(old.val.kind, EMPTY, False, old.val.ref,
+                                                old.val.elts and tuple(e.cut() for e in old.val.elts)),
+                                            old.stmt)
+        if stmt.orelse is not None and not self.state.dead:
+            self.exec_block(stmt.orelse.body.body)
+
+    def _unrolled_modules(self, stmt: cst.For, it: Val) -> bool:
+        """``for m in net.modules(): ...`` (or ``children()``) over a model whose
+        submodules are known, or a loop over a few known optimizers: the body
+        runs once for each of them, the target bound to that one (so ``isinstance(m, C)``,
+        ``m.reset()`` and ``opt.step()`` resolve). False when the loop is not such a loop
+        (or too long to unroll)."""
+        if stmt.orelse is not None:
+            return False
+        if isinstance(it.ref, tuple) and it.ref[0] in ("modules", "children"):
+            members = sorted(self._module_members(it.ref), key=repr)
+            if not members or len(members) > 64 or \
+                    not any(self._class_of(Val("module", ref=r)) is not None for r in members):
+                return False
+            elements = [Val("module", ref=r) for r in members]
+        elif it.elts and len(it.elts) <= 8 and it.kind in ("container", "tuple") and \
+                any(_names_a_trainer(e) for e in it.elts):
+            # ``for opt in [g_opt, d_opt]``, ``for i, opt in enumerate(optimizers)``: each
+            # optimizer in turn, so each step() trains its own modules
+            elements = list(it.elts)
+        else:
+            return False
+        saved_exits = self._loop_exits
+        outs = []
+        for element in elements:
+            exits = {"break": [], "continue": []}
+            self._loop_exits = saved_exits + [exits]
+            try:
+                self.store(stmt.target, element, stmt)
+                self.exec_block(stmt.body.body)
+            finally:
+                self._loop_exits = saved_exits
+            self.state = join_states([self.state] + exits["continue"])
+            if exits["break"]:
+                outs.extend(exits["break"])
+            if self.state.dead:
+                break
+        self.state = join_states(outs + [self.state])
+        return True
+
+    def _nth_element(self, item: Val, each: frozenset, k: int) -> Val:
+        """The element pass ``k`` of a loop gets from a container whose ``each`` segments
+        are a different graph in each element: pass 0 the segments themselves, a later
+        pass a copy of them, the same copy whenever the container is iterated again (its
+        first element is the same tensor the next time round). A generator's elements are
+        built when they are taken: their segments save what they saved at the versions of
+        now (an optimizer step in an earlier iteration came before them)."""
+        own = each & item.segs
+        if not own:
+            return item
+        if item.elts:  # a zip's or enumerate's tuple: each part gets its copy
+            item = replace(item, elts=tuple(self._nth_element(e, each, k) for e in item.elts))
+        versions, copies = self.state.versions, set()
+        for sid in own:
+            cid = sid if not k else self.elem_copies.get((sid, k))
+            if cid is None:
+                cid = self.elem_copies[(sid, k)] = next(self._ids)
+                self.segs[cid] = seg = replace(self.segs[sid], id=cid)
+                if sid in self.seg_reach:
+                    self.seg_reach[cid] = self.seg_reach[sid]
+                for store, _ in seg.saved:
+                    self.saved_by.setdefault(store, []).append(cid)
+            seg = self.segs[cid]
+            if sid in self.lazy_segs and any(versions.get(st, 0) != v for st, v in seg.saved):
+                cid = next(self._ids)
+                self.segs[cid] = seg = replace(seg, id=cid, saved=tuple(
+                    (st, versions.get(st, 0)) for st, _ in seg.saved))
+                if sid in self.seg_reach:
+                    self.seg_reach[cid] = self.seg_reach[sid]
+                for store, _ in seg.saved:
+                    self.saved_by.setdefault(store, []).append(cid)
+            copies.add(cid)
+        return replace(item, segs=(item.segs - own) | copies)
+
+    def _iteration_of(self, index) -> int | None:
+        """For an index that is the target of a ``for`` loop being analysed (``i`` in
+        ``for i in range(n): losses[i]``), which pass of that loop this is."""
+        if not isinstance(index, cst.Name):
+            return None
+        key = self.lookup_key(index.value)
+        b = self.state.env.get(key) if key else None
+        if b is None or not isinstance(b.stmt, cst.For):
+            return None
+        for ctx, pass_id in reversed(self.loop_stack):
+            if ctx.node is b.stmt:
+                return self.pass_index.get(pass_id)
+        return None
+
+    def _loop_key(self, node) -> int:
+        return self.loop_keys.setdefault(id(node), len(self.loop_keys) + 1)
+
+    def _loop_body(self, stmt, is_for: bool, item: Val | None) -> None:
+        if is_for:
+            self.store(stmt.target, item, stmt)
+        else:
+            self.eval(stmt.test)
+        self.exec_block(stmt.body.body)
+
+    def _not_empty(self, node, val: Val) -> bool:
+        """Whether a ``for`` loop over ``node`` (of value ``val``) surely runs its body
+        at least once: a literal or a tuple of known elements that has some, a ``range``
+        of literal bounds that is not empty, a ``zip`` / ``enumerate`` of such."""
+        if isinstance(node, (cst.Tuple, cst.List)):
+            return bool(node.elements) and not any(
+                isinstance(e, cst.StarredElement) for e in node.elements)
+        if val.kind == "tuple" and val.elts:
+            return True
+        if not (isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and
+                node.args and all(a.keyword is None and not a.star for a in node.args)):
+            return False
+        name = node.func.value
+        if name == "range":
+            bounds = [literal_int(a.value) for a in node.args]
+            return None not in bounds and len(bounds) <= 3 and len(range(*bounds)) > 0
+        if name in ("zip", "enumerate") and self.lookup_key(name) is None:
+            args = node.args if name == "zip" else node.args[:1]
+            return all(self._not_empty(a.value, self._peek(a.value)) for a in args)
+        return False
+
+    def _peek(self, node) -> Val:
+        """The value a name holds, read without effects (UNKNOWN for anything else)."""
+        key = self.key_of(node) if isinstance(node, cst.Name) else None
+        b = self.state.env.get(key) if key is not None else None
+        return b.val if b is not None else UNKNOWN
+
+    def _run_loop(self, ctx: LoopCtx, body, once: bool = False) -> list:
+        """Run ``body`` for LOOP_PASSES passes; exits are the entry state (zero
+        iterations, unless the loop surely runs ``once``), each pass's end and every
+        ``break``. Returns the passes' end states."""
+        entry = self.state
+        outs = [] if once else [entry]
+        ends = []
+        head = entry
+        saved_exits = self._loop_exits
+        self._loop_exits = list(saved_exits)
+        # loops nested deeper than MAX_LOOP_NESTING run once: passes multiply with depth
+        passes = LOOP_PASSES if len(self.loop_stack) < MAX_LOOP_NESTING else 1
+        for k in range(passes):
+            self.state = head.copy()
+            exits = {"break": [], "continue": []}
+            self._loop_exits.append(exits)
+            pass_id = next(self._ids)
+            self.pass_loop[pass_id] = ctx.key
+            self.pass_index[pass_id] = k
+            self.loop_stack.append((ctx, pass_id))
+            # what crosses into this pass (not changed; the pass starts with its keys)
+            self.entry_envs[pass_id] = head.env
+            try:
+                body()
+            finally:
+                self.loop_stack.pop()
+                self._loop_exits.pop()
+            end = join_states([self.state] + exits["continue"])
+            outs.extend(exits["break"])
+            outs.append(end)
+            ends.append(end)
+            # the next iteration starts where this one ended (or continued): only the
+            # loop's exit joins the entry state (zero iterations)
+            head = end
+        self._loop_exits = saved_exits
+        self.state = join_states(outs)
+        return ends
+
+    def exec_with(self, stmt: cst.With) -> None:
+        grad_off = 0
+        grad_on = False
+        for item in stmt.items:
+            v = self.eval(item.item)
+            kind = self._grad_context(item.item)
+            if kind == "off":
+                grad_off += 1
+            elif kind == "on":
+                grad_on = True
+            if item.asname is not None:
+                self.store(item.asname.name, v)
+        saved = self.no_grad
+        self.no_grad = 0 if grad_on else self.no_grad + grad_off
+        self.no_grad_sites.append(stmt if grad_off and not grad_on else None)
+        try:
+            self.exec_block(stmt.body.body)
+        finally:
+            self.no_grad = saved
+            self.no_grad_sites.pop()
+
+    def exec_try(self, stmt) -> None:
+        entry = self.state
+        self.state = entry.copy()
+        self.exec_block(stmt.body.body)
+        body_end = self.state
+        if stmt.orelse is not None:
+            self.exec_block(stmt.orelse.body.body)
+        outs = [self.state]
+        for h in stmt.handlers:
+            self.state = join_states([entry, body_end]) if not body_end.dead else entry.copy()
+            self.state.dead = False
+            self.exec_block(h.body.body)
+            outs.append(self.state)
+        self.state = join_states(outs)
+        if stmt.finalbody is not None:
+            dead = self.state.dead
+            self.state.dead = False
+            self.exec_block(stmt.finalbody.body.body)
+            self.state.dead = self.state.dead or dead
+
+
+def _names_a_trainer(v: Val) -> bool:
+    """Whether a value is (or is a tuple holding) a known optimizer. (A loop over models
+    runs its passes: what it appends per model is told apart by pass, ``losses[i]``.)"""
+    if v.kind == "tuple" and v.elts:
+        return any(_names_a_trainer(e) for e in v.elts)
+    return v.kind == "optimizer" and v.ref is not None
