@@ -264,6 +264,8 @@ class FileImports:
         import that named nothing of the user's now names a module, or the reverse)."""
         files = set()
         for module, level, names in _imports_of(text):
+            if not self.may_be_local(module, level):  # (kept per folder: torch, numpy...)
+                continue
             for name in names or (None,):
                 files.update(_candidates(self.path, self.root, module, level, name))
         return "\n".join(sorted(files))

@@ -15,6 +15,7 @@ from gradguard.analysis.frames import LOOP_PASSES, MAX_LOOP_NESTING, LoopCtx, li
     string_value
 from gradguard.analysis.values import EMPTY, NONE, UNKNOWN, Binding, State, Val, join_states
 
+
 def _is_main_guard(test) -> bool:
     """``__name__ == "__main__"``: false in a module that is imported."""
     return isinstance(test, cst.Comparison) and len(test.comparisons) == 1 and \

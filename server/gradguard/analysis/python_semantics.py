@@ -25,14 +25,6 @@ _SEQUENCE_TYPES = frozenset({"collections.abc.Sequence", "collections.abc.Mutabl
                              "typing.Sequence", "typing.List", "typing.Tuple", "torch.Tensor"})
 
 
-def _string_index(node: cst.Subscript) -> str | None:
-    """The key of ``x["k"]`` (one string literal index), else None."""
-    if len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index) and \
-            isinstance(node.slice[0].slice.value, cst.SimpleString):
-        return string_value(node.slice[0].slice.value)
-    return None
-
-
 def _names_in(target):
     """The names a store into ``target`` binds (``a``, ``a, (b, *c)``; not ``x.a`` nor
     ``x[a]``)."""
@@ -603,10 +595,9 @@ class PythonSemantics:
             i = int(node.slice[0].slice.value.value, 0)
             if -len(base.elts) <= i < len(base.elts):
                 return base.elts[i]
-        key = _string_index(node)
-        if key is None and len(index_vals) == 1 and len(node.slice) == 1 and \
-                isinstance(index_vals[0].ref, tuple) and index_vals[0].ref[0] == "str":
-            key = index_vals[0].ref[1]  # ``ACTIVATIONS[name]`` with ``name == "relu"`` known
+        # ``out["log"]``, or ``ACTIVATIONS[name]`` with ``name == "relu"`` known
+        key = index_vals[0].ref[1] if len(node.slice) == 1 and len(index_vals) == 1 and \
+            isinstance(index_vals[0].ref, tuple) and index_vals[0].ref[0] == "str" else None
         items = dict_items(base) if key is not None else None
         if items and key in items[0]:
             # ``out["log"]`` of ``out = {"loss": loss, "log": {...}}``: that key's value
@@ -1099,4 +1090,5 @@ def _constant_index(node: cst.Subscript) -> bool:
     """Whether a subscript's index is one literal string or integer (the same slot every
     time the statement runs)."""
     return len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index) and \
-        (_string_index(node) is not None or literal_int(node.slice[0].slice.value) is not None)
+        (isinstance(node.slice[0].slice.value, cst.SimpleString) or
+         literal_int(node.slice[0].slice.value) is not None)

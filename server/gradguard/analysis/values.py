@@ -191,9 +191,13 @@ def element_shape(container: Val, added: Val):
     if container.elts == ():  # an empty list literal
         return ("elem", added)
     old = container.ref
-    if isinstance(old, tuple) and old[0] == "elem" and old[1].elts is not None and \
-            len(old[1].elts) == len(added.elts):
-        return ("elem", join(old[1], added))
+    return _same_shape(old[1], added) if isinstance(old, tuple) and old[0] == "elem" else None
+
+
+def _same_shape(a: Val, b: Val):
+    """``("elem", a joined with b)`` when both are tuples of as many parts, else None."""
+    if a.elts is not None and b.elts is not None and len(a.elts) == len(b.elts):
+        return ("elem", join(a, b))
     return None
 
 
@@ -213,9 +217,8 @@ def _join_dicts(a, b):
 def _join_shapes(a: Val, b: Val):
     """The element shape of a join of two lists (an empty list literal has any)."""
     shapes = [v.ref[1] for v in (a, b) if isinstance(v.ref, tuple) and v.ref[0] == "elem"]
-    if len(shapes) == 2 and shapes[0].elts is not None and shapes[1].elts is not None and \
-            len(shapes[0].elts) == len(shapes[1].elts):
-        return ("elem", join(shapes[0], shapes[1]))
+    if len(shapes) == 2:
+        return _same_shape(*shapes)
     if len(shapes) == 1 and (a.elts == () or b.elts == ()):
         return ("elem", shapes[0])
     return None
