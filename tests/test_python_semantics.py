@@ -765,3 +765,139 @@ def test_a_forward_hook_given_through_partial_runs_with_its_bound_arguments():
             loss.backward()
             opt.step()
         """)[0][:2] == ("GG103", 17)
+
+
+def test_a_test_taken_twice_takes_the_same_branch_both_times():
+    # torch-ac's PPO: ``if self.acmodel.recurrent:`` sets the memory, and tested again
+    # inside the sub-batch loop, uses it: the path that keeps the last batch's memory
+    # (first test false) never reaches the use (second test true)
+    program = textwrap.dedent("""\
+        import torch
+        import torch.nn as nn
+
+
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.cell = nn.GRUCell(4, 8)
+                self.head = nn.Linear(8, 1)
+
+            def forward(self, x, h):
+                h = self.cell(x, h)
+                return self.head(h), h
+
+
+        def train(net, batches, recurrent, reset):
+            opt = torch.optim.SGD(net.parameters(), lr=0.1)
+            for xs in batches:
+                if recurrent:
+                    memory = torch.zeros(2, 8)
+                for x in xs:
+                    if recurrent:
+                        out, memory = net(x, memory)
+                    else:
+                        out, _ = net(x, torch.zeros(2, 8))
+                opt.zero_grad()
+                out.sum().backward()
+                opt.step()
+
+
+        train(Net(), [[torch.randn(2, 4)] * 3] * 3, True, False)
+        """)
+    assert _found(program) == []
+    # a different test sets the memory: a batch that does not reset it carries the
+    # last one's graph, which its backward freed (torch raises)
+    assert _found(program.replace("if recurrent:\n            memory = torch.zeros(2, 8)",
+                                  "if reset:\n            memory = torch.zeros(2, 8)")
+                  .replace("opt = torch.optim.SGD(net.parameters(), lr=0.1)\n",
+                           "opt = torch.optim.SGD(net.parameters(), lr=0.1)\n"
+                           "    memory = torch.zeros(2, 8)\n")) == [
+        ("GG102", 28, "`out.sum()` reaches the previous iteration's graph through `memory`, "
+                      "which the backward on line 28 freed in that iteration")]
+
+
+def test_a_loop_that_ends_when_its_learning_branch_runs_does_not_run_after_the_backward():
+    # REINFORCE agents: ``while not self.done: ... if self.time_to_learn(): learn()``,
+    # where time_to_learn() returns self.done: the pass after the backward (and the
+    # optimizer step) never runs, so the episode's log-probs are never walked again
+    program = """\
+        import torch
+        import torch.nn as nn
+        from torch.distributions import Categorical
+        from nets import build_policy
+
+
+        class Agent:
+            def __init__(self, env):
+                self.env = env
+                self.policy = build_policy(4, 2)
+                self.optimizer = torch.optim.Adam(self.policy.parameters())
+                self.log_probs = []
+
+            def reset(self):
+                self.log_probs = []
+                self.done = False
+
+            def run_episode(self):
+                while not self.done:
+                    self.act()
+                    if self.time_to_learn():
+                        self.learn()
+
+            def act(self):
+                dist = Categorical(logits=self.policy(torch.randn(1, 4)))
+                action = dist.sample()
+                self.log_probs.append(dist.log_prob(action))
+                self.done = self.env.step(action.item())
+
+            def learn(self):
+                loss = -torch.cat(self.log_probs).sum()
+                self.optimizer.zero_grad()
+                loss.backward()
+                self.optimizer.step()
+
+            def time_to_learn(self):
+                return self.done
+        """
+    assert _found(program) == []
+    assert _found(program.replace("return self.done", "return len(self.log_probs) % 2 == 0")) == [
+        ("GG102", 33, "`loss` reaches the previous iteration's graph through `self.log_probs`, "
+                      "which the backward on line 33 freed in that iteration")]
+
+
+def test_a_loop_whose_result_is_read_after_it_is_relied_on_to_run():
+    # torchdiffeq's latent ODE: ``out`` is bound only in the inner loop and read after
+    # it; were the loop empty the first iteration would raise NameError, so ``out`` is
+    # never the last iteration's
+    program = """\
+        import torch
+        import torch.nn as nn
+
+
+        def train(rec, dec, trajs, opt, niters):
+            for itr in range(niters):
+                opt.zero_grad()
+                h = torch.zeros(1, 8)
+                for t in reversed(range(trajs.size(1))):
+                    out, h = rec(trajs[:, t, :], h)
+                z0 = out[:, :4] + torch.randn(1, 4) * out[:, 4:]
+                loss = dec(z0).pow(2).mean()
+                loss.backward()
+                opt.step()
+
+
+        class Rec(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.i2h = nn.Linear(3 + 8, 8)
+                self.h2o = nn.Linear(8, 8)
+
+            def forward(self, x, h):
+                h = torch.tanh(self.i2h(torch.cat((x, h), dim=1)))
+                return self.h2o(h), h
+
+
+        rec, dec = Rec(), nn.Linear(4, 3)
+        train(rec, dec, torch.randn(1, 5, 3), torch.optim.Adam(list(rec.parameters()) + list(dec.parameters())), 3)
+        """
+    assert _found(program) == []

@@ -120,6 +120,9 @@ class AutogradEffects:
         if st is None:
             return
         self.state.versions[st] = self.state.versions.get(st, 0) + 1
+        if self.state.version_guards:  # changed on this path, whatever the test said
+            self.state.version_guards = frozenset(
+                g for g in self.state.version_guards if g[0] != st and g[0][0] != "param")
         self.bump_sites[st] = (node, tuple((f.id, f.stmt) for f in self.frames))
         self.bump_tops[st] = self.top()
         if st[0] == "param":
@@ -280,6 +283,9 @@ class AutogradEffects:
                         or self.top())
             for s in val.segs:
                 freed.setdefault(s, info)
+            if self.state.free_guards:  # freed on this path, whatever the test said
+                self.state.free_guards = frozenset(
+                    g for g in self.state.free_guards if g[0] not in val.segs)
             if self.state.partial:  # freed on this path now, whatever other paths did
                 self.state.partial = self.state.partial - val.segs
 

@@ -13,7 +13,8 @@ import libcst as cst
 
 from gradguard.analysis.frames import LOOP_PASSES, MAX_LOOP_NESTING, LoopCtx, literal_int, \
     string_value
-from gradguard.analysis.values import EMPTY, NONE, UNKNOWN, Binding, State, Val, join_states
+from gradguard.analysis.values import EMPTY, NONE, UNKNOWN, Binding, Cond, State, Val, \
+    join_states
 
 
 def _is_main_guard(test) -> bool:
@@ -103,19 +104,91 @@ class ControlFlow:
             elif isinstance(stmt.orelse, cst.Else):
                 self.exec_block(stmt.orelse.body.body)
             return
+        cond = self.cond_of(stmt.test)
         entry = self.state
         self.state = entry.copy()
         self._refine(stmt.test, True)
+        if cond is not None:
+            self.state.assume(cond)
         self.exec_block(stmt.body.body)
         then = self.state
         self.state = entry.copy()
         self._refine(stmt.test, False)
+        if cond is not None:
+            self.state.assume(cond.negated())
         if isinstance(stmt.orelse, cst.If):
             self.exec_stmt(stmt.orelse)
         elif isinstance(stmt.orelse, cst.Else):
             self.exec_block(stmt.orelse.body.body)
         self._let_go(then, self.state)
-        self.state = join_states([then, self.state])
+        self.state = join_states([then, self.state],
+                                 (cond, cond.negated()) if cond is not None else None)
+
+    def cond_of(self, test) -> Cond | None:
+        """The :class:`Cond` under which ``test`` (just evaluated) came out true, when the
+        test reads only names, attributes, constants and operators (or is a call of a
+        function that returned such a test on every path), else None."""
+        truth = True
+        while isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+            test, truth = test.expression, not truth
+        if isinstance(test, cst.Call):
+            ret = self.returned_cond
+            if ret is None or ret[0] is not test:
+                return None
+            c = ret[1]
+            return c if truth else c.negated()
+        bindings: list = []
+        if not self._test_reads(test, bindings):
+            return None
+        text = self.cond_texts.get(id(test))
+        if text is None:
+            text = self.cond_texts[id(test)] = cst.Module([]).code_for_node(test)
+        return Cond(text, tuple(bindings), truth)
+
+    def _test_reads(self, node, bindings: list) -> bool:
+        """Whether ``node`` reads only names, attributes, constant subscripts, constants
+        and operators; appends to ``bindings`` what each name or attribute chain it reads
+        is bound to (for a chain, the binding of its longest prefix the state binds; an
+        attribute never assigned of an object the engine knows, its key)."""
+        if isinstance(node, (cst.Name, cst.Attribute)):
+            chain = []
+            while isinstance(node, cst.Attribute):
+                chain.append(node.attr.value)
+                node = node.value
+            if not isinstance(node, cst.Name):
+                return False
+            if node.value in ("True", "False", "None") and not chain:
+                return True
+            key = self.lookup_key(node.value)
+            b = self.state.env.get(key) if key is not None else None
+            if b is None:
+                return False
+            for attr in reversed(chain):
+                v = b.val
+                if v.kind not in ("object", "module") or v.ref is None or isinstance(v.ref, str):
+                    break
+                nxt = self.state.env.get(("@", v.ref, attr))
+                if nxt is None:
+                    b = ("@", v.ref, attr)
+                    break
+                b = nxt
+            bindings.append(b)
+            return True
+        if isinstance(node, (cst.Integer, cst.Float, cst.SimpleString)):
+            return True
+        if isinstance(node, cst.UnaryOperation):
+            return self._test_reads(node.expression, bindings)
+        if isinstance(node, (cst.BooleanOperation, cst.BinaryOperation)):
+            return self._test_reads(node.left, bindings) and \
+                self._test_reads(node.right, bindings)
+        if isinstance(node, cst.Comparison):
+            return self._test_reads(node.left, bindings) and all(
+                self._test_reads(c.comparator, bindings) for c in node.comparisons)
+        if isinstance(node, cst.Subscript):
+            return len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index) and \
+                isinstance(node.slice[0].slice.value, (cst.Integer, cst.SimpleString)) and \
+                self._test_reads(node.value, bindings)
+        return False
 
     def _let_go(self, a: State, b: State) -> None:
         """Before two branches join: a graph one branch freed and stopped holding in a
@@ -203,7 +276,8 @@ class ControlFlow:
         passes = itertools.count()
         ends = self._run_loop(ctx, lambda: self._loop_body(
             stmt, is_for, self._nth_element(item, it.each, next(passes)) if is_for else None),
-            once=is_for and self._not_empty(stmt.iter, it))
+            once=is_for and (self._not_empty(stmt.iter, it) or self._relied_on(stmt)),
+            leave=None if is_for else lambda s: self._assume_test(s, stmt.test, False))
         alias = item.alias if is_for else None
         if alias is not None and alias in self.state.env and all(
                 alias in e.env and not e.env[alias].val.segs for e in ends if not e.dead):
@@ -311,7 +385,29 @@ class ControlFlow:
             self.store(stmt.target, item, stmt)
         else:
             self.eval(stmt.test)
+            cond = self.cond_of(stmt.test)
+            if cond is not None:  # a pass runs while the test holds
+                self.state.assume(cond)
         self.exec_block(stmt.body.body)
+
+    def _assume_test(self, state: State, test, truth: bool) -> State:
+        """A copy of ``state`` narrowed to the paths on which ``test`` (not a call: it is
+        not evaluated again) comes out ``truth`` there."""
+        inner = test
+        while isinstance(inner, cst.UnaryOperation) and isinstance(inner.operator, cst.Not):
+            inner = inner.expression
+        if isinstance(inner, cst.Call) or state.dead or not (state.guarded or state.free_guards):
+            return state
+        saved, self.state = self.state, state
+        try:
+            cond = self.cond_of(test)
+        finally:
+            self.state = saved
+        if cond is None:
+            return state
+        out = state.copy()
+        out.assume(cond if truth else cond.negated())
+        return out
 
     def _not_empty(self, node, val: Val) -> bool:
         """Whether a ``for`` loop over ``node`` (of value ``val``) surely runs its body
@@ -334,18 +430,35 @@ class ControlFlow:
             return all(self._not_empty(a.value, self._peek(a.value)) for a in args)
         return False
 
+    def _relied_on(self, stmt: cst.For) -> bool:
+        """Whether the code relies on a ``for`` loop running: the first time it is
+        reached, a name its body binds is unbound, and the enclosing function (or module)
+        reads that name outside the loop (``for t in ...: out, h = rnn(x[t], h)`` then
+        ``out[:, :k]``): were the loop empty, that read would raise NameError (or
+        UnboundLocalError), so the code is written for loops that run."""
+        known = self.relied_loops.get(id(stmt))
+        if known is None:
+            unbound = {n for n in _bound_names(stmt) if self.lookup_key(n) is None}
+            scope = self.frame.func if self.frame.func is not None else \
+                self.module if self.frame.id == self.gid else None
+            known = self.relied_loops[id(stmt)] = bool(unbound) and isinstance(
+                scope, (cst.FunctionDef, cst.Module)) and bool(unbound & _names_outside(scope, stmt))
+        return known
+
     def _peek(self, node) -> Val:
         """The value a name holds, read without effects (UNKNOWN for anything else)."""
         key = self.key_of(node) if isinstance(node, cst.Name) else None
         b = self.state.env.get(key) if key is not None else None
         return b.val if b is not None else UNKNOWN
 
-    def _run_loop(self, ctx: LoopCtx, body, once: bool = False) -> list:
+    def _run_loop(self, ctx: LoopCtx, body, once: bool = False, leave=None) -> list:
         """Run ``body`` for LOOP_PASSES passes; exits are the entry state (zero
         iterations, unless the loop surely runs ``once``), each pass's end and every
-        ``break``. Returns the passes' end states."""
+        ``break`` (``leave`` gives the state in which the loop's test lets it end, from
+        the state it is tested in). Returns the passes' end states."""
         entry = self.state
-        outs = [] if once else [entry]
+        leave = leave or (lambda s: s)
+        outs = [] if once else [leave(entry)]
         ends = []
         head = entry
         saved_exits = self._loop_exits
@@ -369,7 +482,7 @@ class ControlFlow:
                 self._loop_exits.pop()
             end = join_states([self.state] + exits["continue"])
             outs.extend(exits["break"])
-            outs.append(end)
+            outs.append(leave(end))
             ends.append(end)
             # the next iteration starts where this one ended (or continued): only the
             # loop's exit joins the entry state (zero iterations)
@@ -426,3 +539,51 @@ def _names_a_trainer(v: Val) -> bool:
     if v.kind == "tuple" and v.elts:
         return any(_names_a_trainer(e) for e in v.elts)
     return v.kind == "optimizer" and v.ref is not None
+
+
+class _Names(cst.CSTVisitor):
+    """The names a node reads or binds (``Name`` nodes), outside one node it skips; with
+    ``bound``, only the names assignments, loops, ``with`` and ``:=`` bind."""
+
+    def __init__(self, skip=None, bound: bool = False):
+        self.skip, self.bound, self.names = skip, bound, set()
+
+    def on_visit(self, node) -> bool:
+        if node is self.skip:
+            return False
+        if self.bound:
+            targets = ()
+            if isinstance(node, cst.AssignTarget):
+                targets = (node.target,)
+            elif isinstance(node, (cst.For, cst.AnnAssign)):
+                targets = (node.target,)
+            elif isinstance(node, cst.AsName):
+                targets = (node.name,)
+            elif isinstance(node, cst.NamedExpr):
+                targets = (node.target,)
+            for t in targets:
+                self.names |= _target_names(t)
+        elif isinstance(node, cst.Name):
+            self.names.add(node.value)
+        return not isinstance(node, (cst.FunctionDef, cst.ClassDef, cst.Lambda))
+
+
+def _target_names(t) -> set:
+    if isinstance(t, cst.Name):
+        return {t.value}
+    if isinstance(t, (cst.Tuple, cst.List)):
+        return set().union(*(_target_names(e.value) for e in t.elements))
+    return set()
+
+
+def _bound_names(loop: cst.For) -> set:
+    v = _Names(bound=True)
+    loop.visit(v)
+    return v.names
+
+
+def _names_outside(scope, loop) -> set:
+    v = _Names(skip=loop)
+    for st in scope.body.body if isinstance(scope, cst.FunctionDef) else scope.body:
+        st.visit(v)
+    return v.names

@@ -111,6 +111,7 @@ class Frame:
     self_obj: Val | None = None
     globals_: set = field(default_factory=set)
     returns: list = field(default_factory=list)
+    ret_conds: list = field(default_factory=list)  # the Cond of each returned test, or None
     yields: list | None = None
     stmt: cst.CSTNode | None = None
     loops: list = field(default_factory=list)

@@ -99,6 +99,11 @@ class Interpreter(PythonSemantics, ControlFlow, ImportSemantics, TorchSemantics,
         self._seen_hazards: set = set()
         self._seen_detach: set = set()
         self.loop_keys: dict[int, int] = {}
+        # the Cond a call's function returned on every path (``return self.done``): the call
+        # node, and that Cond (``if self.time_to_learn():`` tests what it returned)
+        self.returned_cond: tuple | None = None
+        self.cond_texts: dict[int, str] = {}
+        self.relied_loops: dict[int, bool] = {}  # for loops the code relies on running
         # top-level statement of each function and method, for position hints
         self.tops: dict[int, cst.CSTNode] = tops if tops is not None else {}
         if tops is None:
@@ -265,6 +270,7 @@ def _copied(value):
     if kind is Frame:
         return dataclasses.replace(value, arg_nodes=dict(value.arg_nodes),
                                    globals_=set(value.globals_), returns=list(value.returns),
+                                   ret_conds=list(value.ret_conds),
                                    yields=None if value.yields is None else list(value.yields),
                                    loops=list(value.loops))
     return value

@@ -315,6 +315,8 @@ class PythonSemantics:
             val = self.eval(small.value) if small.value is not None else NONE
             self._returned(val)
             self.frame.returns.append(val)
+            self.frame.ret_conds.append(self.cond_of(small.value)
+                                        if small.value is not None else None)
             self.state.dead = True
         elif isinstance(small, (cst.Break, cst.Continue)):
             ctx = self._loop_exits[-1] if self._loop_exits else None
@@ -920,6 +922,9 @@ class PythonSemantics:
                 rets = frame.returns
                 if not self.state.dead:
                     rets = rets + [NONE]
+                conds = frame.ret_conds
+                self.returned_cond = (call, conds[0]) if self.state.dead and conds and \
+                    call is not None and conds[0] is not None and all(c == conds[0] for c in conds) else None
                 self.state.dead = entry_dead
                 result = join_all(rets)
         finally:

@@ -334,12 +334,49 @@ class Free:
     top: cst.CSTNode | None = None
 
 
+@dataclass(frozen=True, eq=False)
+class Cond:
+    """What a path knows from a test it took: the test (its code ``text``, ``not``
+    removed) came out ``truth`` while the names and attributes it reads were bound to
+    ``bindings`` (the :class:`Binding` objects, compared by identity: a test is the same
+    test only while nothing it reads was bound again; a name that is rebound, or an
+    attribute assigned, in between gives a new binding; an attribute of a known object
+    that was never assigned is its env key, compared by value). Two branches of ``if
+    self.recurrent:`` taken in one pass, or ``if done: ...backward()`` and the next pass
+    of ``while not done:``, cannot both hold."""
+
+    text: str
+    bindings: tuple
+    truth: bool
+
+    def _same_test(self, other: "Cond") -> bool:
+        return self.text == other.text and len(self.bindings) == len(other.bindings) and \
+            all(a is b or (type(a) is tuple and a == b)
+                for a, b in zip(self.bindings, other.bindings))
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Cond) and self.truth == other.truth and self._same_test(other)
+
+    def __hash__(self) -> int:
+        return hash((self.text, self.truth,
+                     tuple(b if type(b) is tuple else id(b) for b in self.bindings)))
+
+    def contradicts(self, other: "Cond") -> bool:
+        return self.truth != other.truth and self._same_test(other)
+
+    def negated(self) -> "Cond":
+        return Cond(self.text, self.bindings, not self.truth)
+
+
 @dataclass(frozen=True)
 class Binding:
-    """A name's value and the statement that bound it (for fixes)."""
+    """A name's value and the statement that bound it (for fixes). ``guards``: pairs
+    ``(segment id, Cond)``: the value holds that segment only on paths where the test
+    came out so (a necessary condition; see :func:`join_states`)."""
 
     val: Val
     stmt: cst.CSTNode | None = None
+    guards: frozenset = EMPTY
 
 
 class Env(dict):
@@ -420,6 +457,10 @@ class State:
     (after return, break, continue or raise). ``versions`` counts the in-place changes
     of each storage (autograd's version counter). ``partial``: the freed segments that
     some path to this point did not free (a backward in one branch of an ``if``).
+    ``guarded``: the env keys whose binding may have ``guards``; ``free_guards``:
+    ``(segment id, Cond)`` pairs, a freed segment freed only on paths where the test came
+    out so; ``version_guards``: ``(storage, version, Cond)``, a storage changed in place
+    beyond that version only on paths where the test came out so.
     """
 
     env: Env = field(default_factory=Env)
@@ -427,6 +468,9 @@ class State:
     dead: bool = False
     versions: dict = field(default_factory=dict)
     partial: frozenset = EMPTY
+    guarded: frozenset = EMPTY
+    free_guards: frozenset = EMPTY
+    version_guards: frozenset = EMPTY
 
     def __post_init__(self):
         if type(self.env) is not Env:
@@ -435,14 +479,67 @@ class State:
     def copy(self) -> "State":
         """A copy that can be changed independently."""
         return State(self.env.copy(), dict(self.freed), self.dead, dict(self.versions),
-                     self.partial)
+                     self.partial, self.guarded, self.free_guards, self.version_guards)
+
+    def assume(self, cond: "Cond") -> None:
+        """Narrow this state to the paths on which ``cond`` holds: segments that values
+        hold, and frees, only on paths where the same test came out the other way are
+        dropped."""
+        env = self.env
+        for key in self.guarded:
+            b = env.get(key)
+            if b is None or not b.guards:
+                continue
+            drop = frozenset(sid for sid, c in b.guards if c.contradicts(cond))
+            if drop:
+                env[key] = Binding(_without(b.val, drop), b.stmt,
+                                   frozenset(g for g in b.guards if g[0] not in drop))
+        drop = frozenset(sid for sid, c in self.free_guards if c.contradicts(cond))
+        if drop:
+            for sid in drop:
+                self.freed.pop(sid, None)
+            self.partial = self.partial - drop
+            self.free_guards = frozenset(g for g in self.free_guards if g[0] not in drop)
+        undone = [g for g in self.version_guards if g[2].contradicts(cond)]
+        if undone:
+            for store, version, _ in undone:
+                self.versions[store] = min(self.versions.get(store, 0), version)
+            self.version_guards = self.version_guards - frozenset(undone)
 
 
-def join_states(states) -> State:
+def _without(v: Val, drop: frozenset) -> Val:
+    """``v`` (and its elements) without the segments ``drop``."""
+    if not (v.segs & drop):
+        return v
+    return replace(v, segs=v.segs - drop, each=v.each - drop,
+                   elts=tuple(_without(e, drop) for e in v.elts) if v.elts else v.elts)
+
+
+def _merge_guards(a: frozenset, a_segs: frozenset, b: frozenset, b_segs: frozenset) -> frozenset:
+    """The guards of a join of two values (or freed sets): a segment only one side holds
+    keeps that side's guards; one both hold, the guards both sides have."""
+    if not a and not b:
+        return EMPTY
+    return frozenset(g for g in a if g[0] not in b_segs or g in b) | \
+        frozenset(g for g in b if g[0] not in a_segs)
+
+
+def _path_guards(guards: frozenset, segs, other_segs, cond: "Cond | None") -> frozenset:
+    """``guards`` with ``cond`` added for the segments this path holds and the other not."""
+    if cond is None:
+        return guards
+    return guards | frozenset((sid, cond) for sid in segs if sid not in other_segs)
+
+
+def join_states(states, conds=None) -> State:
     """Join states at a control-flow merge; dead states contribute nothing. When every
     state is dead (both branches of an ``if`` returned), the result is dead and holds the
     join of them all: where the dead end is undone (a call returning to its caller), the
-    caller goes on from what the paths to those returns bound and freed."""
+    caller goes on from what the paths to those returns bound and freed.
+
+    ``conds``: for the two branches of a test, the :class:`Cond` each holds under: what
+    only one branch's value holds (or only one branch freed) is guarded by that branch's
+    condition, so that a later branch on the same test drops it (:meth:`State.assume`)."""
     live = [s for s in states if not s.dead]
     if not live:
         if not states:
@@ -450,8 +547,11 @@ def join_states(states) -> State:
         out = join_states([replace(s, dead=False) for s in states])
         out.dead = True
         return out
+    if conds is not None and len(live) == 2:
+        return _join_branches(live[0], live[1], conds[0], conds[1])
     out = live[0].copy()
     for s in live[1:]:
+        guards = out.guarded or s.guarded
         # states copied from one another share most bindings: only the others are joined
         env, get, theirs = out.env, out.env.get, s.env.get
         for k, b in [(k, b) for k, b in ((k, theirs(k)) for k in env.changed(s.env))
@@ -460,13 +560,76 @@ def join_states(states) -> State:
             if mine is None:
                 env[k] = b
             elif mine != b:
-                env[k] = Binding(join(mine.val, b.val), mine.stmt or b.stmt)
-        if s.freed.keys() != out.freed.keys():
-            out.partial = out.partial | (s.freed.keys() ^ out.freed.keys())
-        out.partial = out.partial | s.partial
-        for k in s.freed.keys() - out.freed.keys():
-            out.freed[k] = s.freed[k]
-        for k, v in s.versions.items():
-            if v > out.versions.get(k, 0):
-                out.versions[k] = v
+                env[k] = Binding(join(mine.val, b.val), mine.stmt or b.stmt,
+                                 _merge_guards(mine.guards, mine.val.segs, b.guards,
+                                               b.val.segs) if guards else EMPTY)
+        if guards:
+            out.guarded = out.guarded | s.guarded
+        _join_frees(out, s, None, None)
+    return out
+
+
+def _join_frees(out: State, s: State, c_out, c_s) -> None:
+    """Join ``s``'s frees, versions and partial frees into ``out``."""
+    if s.freed.keys() != out.freed.keys():
+        out.partial = out.partial | (s.freed.keys() ^ out.freed.keys())
+    if out.free_guards or s.free_guards or c_out is not None:
+        out.free_guards = _merge_guards(
+            _path_guards(out.free_guards, out.freed, s.freed, c_out), out.freed.keys(),
+            _path_guards(s.free_guards, s.freed, out.freed, c_s), s.freed.keys())
+    out.partial = out.partial | s.partial
+    for k in s.freed.keys() - out.freed.keys():
+        out.freed[k] = s.freed[k]
+    if out.version_guards or s.version_guards or c_out is not None:
+        out.version_guards = _merge_version_guards(out, s, c_out, c_s)
+    for k, v in s.versions.items():
+        if v > out.versions.get(k, 0):
+            out.versions[k] = v
+
+
+def _merge_version_guards(a: State, b: State, ca, cb) -> frozenset:
+    """The version guards of a join of ``a`` and ``b`` (branches under ``ca`` and ``cb``
+    when given): a guard ``(storage, version, cond)`` holds of the join when each side
+    has it or is at that version or below."""
+    mine, theirs = set(a.version_guards), set(b.version_guards)
+    if ca is not None:
+        for store in a.versions.keys() | b.versions.keys():
+            va, vb = a.versions.get(store, 0), b.versions.get(store, 0)
+            if va > vb:
+                mine.add((store, vb, ca))
+            elif vb > va:
+                theirs.add((store, va, cb))
+    return frozenset(g for g in mine if g in theirs or b.versions.get(g[0], 0) <= g[1]) | \
+        frozenset(g for g in theirs if a.versions.get(g[0], 0) <= g[1])
+
+
+def _join_branches(a: State, b: State, ca: Cond, cb: Cond) -> State:
+    """The join of the two live branches of a test (``a`` taken when ``ca`` holds, ``b``
+    when ``cb``): :func:`join_states`, each value's segments that only one branch holds
+    guarded by its condition."""
+    out = a.copy()
+    env = out.env
+    keys = set(env.changed(b.env))
+    if b.env.origin is not a.env.origin or b.env.origin is None:
+        keys |= a.env.keys() - b.env.keys()
+    guarded = set()
+    for k in keys:
+        mine, theirs = a.env.get(k), b.env.get(k)
+        if mine is theirs or (mine is not None and theirs is not None and mine == theirs):
+            continue
+        a_segs = mine.val.segs if mine is not None else EMPTY
+        b_segs = theirs.val.segs if theirs is not None else EMPTY
+        g = _merge_guards(_path_guards(mine.guards, a_segs, b_segs, ca) if mine else EMPTY,
+                          a_segs,
+                          _path_guards(theirs.guards, b_segs, a_segs, cb) if theirs else EMPTY,
+                          b_segs)
+        if mine is None or theirs is None:
+            only = theirs if mine is None else mine
+            env[k] = Binding(only.val, only.stmt, g) if g != only.guards else only
+        else:
+            env[k] = Binding(join(mine.val, theirs.val), mine.stmt or theirs.stmt, g)
+        if g:
+            guarded.add(k)
+    out.guarded = a.guarded | b.guarded | frozenset(guarded)
+    _join_frees(out, b, ca, cb)
     return out
