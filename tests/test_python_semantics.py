@@ -901,3 +901,86 @@ def test_a_loop_whose_result_is_read_after_it_is_relied_on_to_run():
         train(rec, dec, torch.randn(1, 5, 3), torch.optim.Adam(list(rec.parameters()) + list(dec.parameters())), 3)
         """
     assert _found(program) == []
+
+
+
+def test_ints_of_known_value_decide_loops_and_list_slots():
+    # MAML (dragen1860/MAML-Pytorch#40): with update_step == 1 the list has two slots,
+    # the inner loop ``range(1, 1)`` never runs, so the meta-loss losses_q[-1] is the
+    # one accumulated under no_grad (torch: "element 0 of tensors does not require grad")
+    program = textwrap.dedent("""\
+        from dataclasses import dataclass
+
+        import torch
+        import torch.nn.functional as F
+
+
+        @dataclass
+        class Config:
+            update_step: int = 1
+            update_lr: float = 0.4
+            task_num: int = 2
+
+
+        def meta_step(cfg, w, opt, tasks):
+            losses_q = [0 for _ in range(cfg.update_step + 1)]
+            for i in range(cfg.task_num):
+                x, y = tasks[i]
+                grad, = torch.autograd.grad(F.mse_loss(x @ w, y), w, create_graph=True)
+                fast = w - cfg.update_lr * grad
+                with torch.no_grad():
+                    losses_q[1] += F.mse_loss(x @ fast, y)
+                for k in range(1, cfg.update_step):
+                    fast = fast - cfg.update_lr * torch.autograd.grad(F.mse_loss(x @ fast, y), fast, create_graph=True)[0]
+                    losses_q[k + 1] += F.mse_loss(x @ fast, y)
+            opt.zero_grad()
+            losses_q[-1].backward()
+            opt.step()
+
+
+        w = torch.randn(3, 1, requires_grad=True)
+        meta_step(Config(), w, torch.optim.SGD([w], lr=0.1), [(torch.randn(4, 3), torch.randn(4, 1))] * 2)
+        """)
+    assert _found(program) == [
+        ("GG401", 26, "`losses_q[-1]` has no graph: it was computed under `torch.no_grad()` "
+                      "(line 20), so this backward raises \"element 0 of tensors does not "
+                      "require grad and does not have a grad_fn\"")]
+    # two inner steps: the last slot is recomputed with its graph
+    assert _found(program.replace("update_step: int = 1", "update_step: int = 2")) == []
+
+
+def test_an_if_elif_chain_every_branch_of_which_binds_the_loss_is_relied_on():
+    # Beta-VAE's solver (realrepos4): ``if self.objective == 'H': loss = ...`` ``elif
+    # ... == 'B': loss = ...`` with no else; taking neither would raise UnboundLocalError
+    # on the first batch, so no earlier batch's loss reaches this backward
+    program = textwrap.dedent("""\
+        import torch
+        from torch import nn
+
+
+        class Solver:
+            def __init__(self, objective):
+                self.objective = objective
+                self.net = nn.Linear(4, 4)
+                self.optim = torch.optim.Adam(self.net.parameters())
+
+            def train(self):
+                for epoch in range(2):
+                    for x in [torch.randn(8, 4) for _ in range(5)]:
+                        y = self.net(x)
+                        if self.objective == 'H':
+                            loss = y.pow(2).mean()
+                        elif self.objective == 'B':
+                            loss = y.abs().mean()
+                        self.optim.zero_grad()
+                        loss.backward()
+                        self.optim.step()
+        """)
+    assert _found(program) == []
+    # bound before the loop too: taking neither branch backpropagates the last loss again
+    assert _found(program.replace("        for epoch in range(2):",
+                                  "        loss = self.net(torch.randn(8, 4)).sum()\n"
+                                  "        for epoch in range(2):")) == [
+        ("GG103", 21, "`loss` uses `loss`, built once on line 12 before the loop; the "
+                      "backward on line 21 frees its graph in the first iteration, so the next "
+                      "iteration fails")]

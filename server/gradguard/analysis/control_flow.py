@@ -13,7 +13,8 @@ import libcst as cst
 
 from gradguard.analysis.frames import LOOP_PASSES, MAX_LOOP_NESTING, LoopCtx, literal_int, \
     string_value
-from gradguard.analysis.values import EMPTY, NONE, UNKNOWN, Binding, Cond, State, Val, \
+from gradguard.analysis.python_semantics import int_of, range_length
+from gradguard.analysis.values import EMPTY, NONE, SCALAR, UNKNOWN, Binding, Cond, State, Val, \
     join_states
 
 
@@ -37,8 +38,8 @@ class ControlFlow:
             return False
         if v.kind == "scalar" and isinstance(v.ref, bool):
             return v.ref
-        if v.kind == "scalar" and isinstance(v.ref, tuple) and v.ref[0] == "str":
-            return bool(v.ref[1])  # a string of known value: true unless empty
+        if v.kind == "scalar" and isinstance(v.ref, tuple) and v.ref[0] in ("str", "int"):
+            return bool(v.ref[1])  # a string or int of known value: true unless empty / 0
         return None
 
     def exec_match(self, stmt: cst.Match) -> None:
@@ -117,9 +118,13 @@ class ControlFlow:
         if cond is not None:
             self.state.assume(cond.negated())
         if isinstance(stmt.orelse, cst.If):
+            self._relied_chain(stmt)
             self.exec_stmt(stmt.orelse)
         elif isinstance(stmt.orelse, cst.Else):
             self.exec_block(stmt.orelse.body.body)
+        elif self.relied_ifs.get(id(stmt)):
+            # no branch of the chain taken: the code relies on that never happening
+            self.state.dead = True
         self._let_go(then, self.state)
         self.state = join_states([then, self.state],
                                  (cond, cond.negated()) if cond is not None else None)
@@ -263,6 +268,11 @@ class ControlFlow:
         if is_for:
             it = self.eval(stmt.iter)
             if self._unrolled_modules(stmt, it):
+                return
+            if range_length(it) == 0:
+                # ``for k in range(1, update_step)`` with update_step == 1: never runs
+                if stmt.orelse is not None:
+                    self.exec_block(stmt.orelse.body.body)
                 return
             item = self._element(it)
             alias = self.key_of(stmt.iter) if isinstance(stmt.iter, (cst.Name, cst.Attribute)) \
@@ -418,6 +428,8 @@ class ControlFlow:
                 isinstance(e, cst.StarredElement) for e in node.elements)
         if val.kind == "tuple" and val.elts:
             return True
+        if range_length(val):
+            return True
         if not (isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and
                 node.args and all(a.keyword is None and not a.star for a in node.args)):
             return False
@@ -430,6 +442,37 @@ class ControlFlow:
             return all(self._not_empty(a.value, self._peek(a.value)) for a in args)
         return False
 
+    def _relied_chain(self, stmt: cst.If) -> None:
+        """For an ``if``/``elif`` chain with no ``else`` (at its first ``if``, the first
+        time it is reached): whether every branch binds a name that is unbound here and
+        that the enclosing function reads outside the chain (``if objective == "H": loss
+        = ...`` ``elif objective == "B": loss = ...``, then ``loss.backward()``). Taking
+        no branch would raise UnboundLocalError, so the code relies on one being taken:
+        recorded for the chain's last ``if`` (:attr:`relied_ifs`)."""
+        if id(stmt) in self.relied_ifs:
+            return
+        self.relied_ifs[id(stmt)] = False
+        branches, last = [], stmt
+        while True:
+            branches.append(last.body)
+            if not isinstance(last.orelse, cst.If):
+                break
+            last = last.orelse
+        if last.orelse is not None or id(last) in self.relied_ifs:
+            return
+        common = set.intersection(*(_bound_names(b) for b in branches))
+        unbound = {n for n in common if self.lookup_key(n) is None}
+        scope = self._scope()
+        self.relied_ifs[id(last)] = bool(unbound) and scope is not None and \
+            bool(unbound & _names_outside(scope, stmt))
+
+    def _scope(self):
+        """The function (or module) whose code is being run, None for a lambda or an
+        imported module's body."""
+        scope = self.frame.func if self.frame.func is not None else \
+            self.module if self.frame.id == self.gid else None
+        return scope if isinstance(scope, (cst.FunctionDef, cst.Module)) else None
+
     def _relied_on(self, stmt: cst.For) -> bool:
         """Whether the code relies on a ``for`` loop running: the first time it is
         reached, a name its body binds is unbound, and the enclosing function (or module)
@@ -439,10 +482,9 @@ class ControlFlow:
         known = self.relied_loops.get(id(stmt))
         if known is None:
             unbound = {n for n in _bound_names(stmt) if self.lookup_key(n) is None}
-            scope = self.frame.func if self.frame.func is not None else \
-                self.module if self.frame.id == self.gid else None
-            known = self.relied_loops[id(stmt)] = bool(unbound) and isinstance(
-                scope, (cst.FunctionDef, cst.Module)) and bool(unbound & _names_outside(scope, stmt))
+            scope = self._scope()
+            known = self.relied_loops[id(stmt)] = bool(unbound) and scope is not None and \
+                bool(unbound & _names_outside(scope, stmt))
         return known
 
     def _peek(self, node) -> Val:
@@ -484,6 +526,8 @@ class ControlFlow:
             outs.extend(exits["break"])
             outs.append(leave(end))
             ends.append(end)
+            if k + 1 < passes:
+                end = _widened(end, entry)
             # the next iteration starts where this one ended (or continued): only the
             # loop's exit joins the entry state (zero iterations)
             head = end
@@ -533,6 +577,22 @@ class ControlFlow:
             self.state.dead = self.state.dead or dead
 
 
+def _widened(state: State, entry: State) -> State:
+    """The state a later pass of a loop starts from: ints of known value that the loop
+    changed (``step += 1``) are not known any more (the pass stands for every later
+    iteration, not the second one only)."""
+    env = state.env
+    changed = [k for k in entry.env.changed(env)
+               if (b := env.get(k)) is not None and int_of(b.val) is not None
+               and b is not entry.env.get(k)]
+    if not changed:
+        return state
+    state = state.copy()
+    for k in changed:
+        state.env[k] = Binding(SCALAR, state.env[k].stmt)
+    return state
+
+
 def _names_a_trainer(v: Val) -> bool:
     """Whether a value is (or is a tuple holding) a known optimizer. (A loop over models
     runs its passes: what it appends per model is told apart by pass, ``losses[i]``.)"""
@@ -576,9 +636,10 @@ def _target_names(t) -> set:
     return set()
 
 
-def _bound_names(loop: cst.For) -> set:
+def _bound_names(node) -> set:
+    """The names a loop, or a block, binds (not inside functions or classes)."""
     v = _Names(bound=True)
-    loop.visit(v)
+    node.visit(v)
     return v.names
 
 

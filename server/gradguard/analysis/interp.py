@@ -104,6 +104,7 @@ class Interpreter(PythonSemantics, ControlFlow, ImportSemantics, TorchSemantics,
         self.returned_cond: tuple | None = None
         self.cond_texts: dict[int, str] = {}
         self.relied_loops: dict[int, bool] = {}  # for loops the code relies on running
+        self.relied_ifs: dict[int, bool] = {}  # if chains (their last if) relied on to branch
         # top-level statement of each function and method, for position hints
         self.tops: dict[int, cst.CSTNode] = tops if tops is not None else {}
         if tops is None:

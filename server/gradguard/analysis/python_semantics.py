@@ -64,9 +64,54 @@ def _literal(node) -> Val | None:
         return Val("scalar", ref=node.value == "True")
     if isinstance(node, cst.Name) and node.value == "None":
         return NONE
-    if isinstance(node, (cst.Integer, cst.Float, cst.SimpleString, cst.ConcatenatedString)):
+    if isinstance(node, cst.Integer):
+        return known_int(literal_int(node))
+    if isinstance(node, (cst.Float, cst.SimpleString, cst.ConcatenatedString)):
         return SCALAR
     return None
+
+
+def known_int(n: int) -> Val:
+    """A Python int of known value (a literal, a config default, arithmetic of those)."""
+    return Val("scalar", ref=("int", n))
+
+
+def int_of(v: Val) -> int | None:
+    """The value of a known int, else None."""
+    return v.ref[1] if v.kind == "scalar" and isinstance(v.ref, tuple) and \
+        v.ref[0] == "int" else None
+
+
+MAX_ELTS = 16
+"""Lists of known length up to this keep each element (``[0 for _ in range(n)]``)."""
+
+MAX_KNOWN_INT = 1 << 20
+"""Arithmetic beyond this is not followed (a known int stays a loop bound or a config)."""
+
+
+def range_length(v: Val) -> int | None:
+    """How many elements a ``range(...)`` of known bounds has, else None."""
+    return v.ref[1] if v.kind == "container" and isinstance(v.ref, tuple) and \
+        v.ref[0] == "range" else None
+
+
+def _int_op(op: str, a: int, b: int) -> int | None:
+    """``a op b`` for the integer operators, None for others or results out of range."""
+    if op == "Add":
+        r = a + b
+    elif op == "Subtract":
+        r = a - b
+    elif op == "Multiply":
+        r = a * b
+    elif op == "FloorDivide" and b:
+        r = a // b
+    elif op == "Modulo" and b:
+        r = a % b
+    elif op == "Power" and 0 <= b <= 32 and abs(a) <= 1 << 10:
+        r = a ** b
+    else:
+        return None
+    return r if abs(r) <= MAX_KNOWN_INT else None
 
 
 class PythonSemantics:
@@ -180,9 +225,25 @@ class PythonSemantics:
                         else old.val.kind
                     self.state.env[key] = Binding(Val(kind, merged.segs, merged.leaf,
                                                       old.val.ref if kind == "container"
-                                                      else None), old.stmt)
+                                                      else None,
+                                                      self._stored_elts(old.val, target, val)),
+                                                  old.stmt)
         elif isinstance(target, cst.StarredElement):
             self.store(target.value, val, stmt)
+
+    def _stored_elts(self, old: Val, target: cst.Subscript, val: Val):
+        """The elements of a list of known length after ``xs[i] = val``: the one at a
+        known index replaced, at another index each may be it; None for other
+        containers (a dict, a list of unknown length)."""
+        if old.kind != "container" or not old.elts or old.ref is not None or \
+                len(target.slice) != 1 or not isinstance(target.slice[0].slice, cst.Index):
+            return None
+        i = int_of(self.eval(target.slice[0].slice.value))
+        if i is not None and -len(old.elts) <= i < len(old.elts):
+            elts = list(old.elts)
+            elts[i] = val
+            return tuple(elts)
+        return tuple(join(e, val) for e in old.elts)
 
     def _set_requires_grad(self, val: Val, flag: bool) -> None:
         """``x.requires_grad = flag`` changes the tensor object, so every name and list
@@ -433,6 +494,8 @@ class PythonSemantics:
             if isinstance(node, cst.SimpleString):
                 # a string's value is kept (``activate == "relu"`` is then known)
                 return Val("scalar", ref=("str", string_value(node)))
+            if isinstance(node, cst.Integer):
+                return known_int(literal_int(node))
             return SCALAR
         if isinstance(node, cst.Attribute):
             return self.eval_attribute(node)
@@ -442,6 +505,15 @@ class PythonSemantics:
             left, right = self.eval(node.left), self.eval(node.right)
             op = type(node.operator).__name__
             saves = op not in ("Add", "Subtract")
+            a, b = int_of(left), int_of(right)
+            if a is not None and b is not None:
+                r = _int_op(op, a, b)
+                return known_int(r) if r is not None else SCALAR
+            if op == "Multiply" and left.kind == "container" and left.elts and \
+                    b is not None and 0 <= b * len(left.elts) <= MAX_ELTS and \
+                    not left.segs and not left.leaf:
+                # ``[0] * n``: a list of n of the same element
+                return replace(left, elts=left.elts * b)
             if left.kind in ("container", "tuple") and op == "Add":
                 return Val("container", left.segs | right.segs, left.leaf or right.leaf)
             keep = None
@@ -459,10 +531,19 @@ class PythonSemantics:
             if isinstance(node.operator, cst.Not):
                 known = self.truth(v)
                 return SCALAR if known is None else Val("scalar", ref=not known)
+            n = int_of(v)
+            if n is not None and isinstance(node.operator, (cst.Minus, cst.Plus)):
+                return known_int(-n if isinstance(node.operator, cst.Minus) else n)
             return self.op(node, "", [v], saves=False)
         if isinstance(node, cst.Comparison):
             left = self.eval(node.left)
             rights = [self.eval(c.comparator) for c in node.comparisons]
+            a, b = int_of(left), int_of(rights[0]) if len(rights) == 1 else None
+            if a is not None and b is not None:
+                # two ints of known value (``update_step == 1``, ``k < n``): a known bool
+                known = _INT_COMPARISONS.get(type(node.comparisons[0].operator))
+                if known is not None:
+                    return Val("scalar", ref=known(a, b))
             if len(rights) == 1 and isinstance(node.comparisons[0].operator,
                                                (cst.Equal, cst.NotEqual)):
                 # two strings of known value: a known bool
@@ -591,12 +672,9 @@ class PythonSemantics:
                 for part in (el.slice.lower, el.slice.upper, el.slice.step):
                     if part is not None:
                         self.eval(part)
-        if base.elts is not None and len(node.slice) == 1 and \
-                isinstance(node.slice[0].slice, cst.Index) and \
-                isinstance(node.slice[0].slice.value, cst.Integer):
-            i = int(node.slice[0].slice.value.value, 0)
-            if -len(base.elts) <= i < len(base.elts):
-                return base.elts[i]
+        i = int_of(index_vals[0]) if len(node.slice) == 1 and len(index_vals) == 1 else None
+        if base.elts is not None and i is not None and -len(base.elts) <= i < len(base.elts):
+            return base.elts[i]
         # ``out["log"]``, or ``ACTIVATIONS[name]`` with ``name == "relu"`` known
         key = index_vals[0].ref[1] if len(node.slice) == 1 and len(index_vals) == 1 and \
             isinstance(index_vals[0].ref, tuple) and index_vals[0].ref[0] == "str" else None
@@ -675,6 +753,11 @@ class PythonSemantics:
             self.state.env.pop(k, None)
         # the element expression runs once per element (when taken, for a generator)
         out = self._generated([v], start, lazy=isinstance(node, cst.GeneratorExp))
+        n = range_length(it) if isinstance(node, cst.ListComp) and \
+            node.for_in.inner_for_in is None and not node.for_in.ifs else None
+        if n is not None and n <= MAX_ELTS and v.kind in ("scalar", "none") and not v.segs:
+            # ``[0 for _ in range(n)]`` with n known: n slots, each told apart by index
+            return replace(out, elts=(v,) * n)
         if isinstance(node, cst.DictComp):
             out = replace(out, ref="dict")
         if v.kind == "module" and isinstance(v.ref, tuple) and not isinstance(node, cst.DictComp):
@@ -715,6 +798,12 @@ class PythonSemantics:
             return self.eval_method_call(call, func)
         callee = self.eval(func)
         pos, kw = self._args(call)
+        if isinstance(func, cst.Name) and func.value == "range" and callee is UNKNOWN and \
+                not kw and 1 <= len(pos) <= 3:
+            bounds = [int_of(v) for v, _ in pos]
+            if None not in bounds and not (len(bounds) == 3 and bounds[2] == 0):
+                # ``range(1, update_step)`` of known ints: how many times a loop runs
+                return Val("container", ref=("range", len(range(*bounds))))
         return self.apply(call, callee, pos, kw, func)
 
     def apply(self, call, callee: Val, pos, kw, func_node) -> Val:
@@ -1089,6 +1178,13 @@ class PythonSemantics:
     def _is_static(func) -> bool:
         return any(dotted(d.decorator) in ("staticmethod", "classmethod")
                    for d in getattr(func, "decorators", ()))
+
+
+_INT_COMPARISONS = {
+    cst.Equal: lambda a, b: a == b, cst.NotEqual: lambda a, b: a != b,
+    cst.LessThan: lambda a, b: a < b, cst.LessThanEqual: lambda a, b: a <= b,
+    cst.GreaterThan: lambda a, b: a > b, cst.GreaterThanEqual: lambda a, b: a >= b,
+}
 
 
 def _constant_index(node: cst.Subscript) -> bool:
