@@ -11,8 +11,8 @@ from dataclasses import replace
 
 import libcst as cst
 
-from gradguard.analysis.frames import LOOP_PASSES, MAX_LOOP_NESTING, LoopCtx, literal_int, \
-    string_value
+from gradguard.analysis.frames import LOOP_PASSES, MAX_LOOP_NESTING, LoopCtx, children_of, \
+    literal_int, string_value
 from gradguard.analysis.python_semantics import int_of, range_length
 from gradguard.analysis.values import EMPTY, NONE, SCALAR, UNKNOWN, Binding, Cond, State, Val, \
     join_states
@@ -460,18 +460,19 @@ class ControlFlow:
             last = last.orelse
         if last.orelse is not None or id(last) in self.relied_ifs:
             return
-        common = set.intersection(*(_bound_names(b) for b in branches))
+        common = frozenset.intersection(*(self.code_fact(_bound_names, b) for b in branches))
         unbound = {n for n in common if self.lookup_key(n) is None}
-        scope = self._scope()
-        self.relied_ifs[id(last)] = bool(unbound) and scope is not None and \
-            bool(unbound & _names_outside(scope, stmt))
+        self.relied_ifs[id(last)] = bool(unbound) and self._read_outside(unbound, stmt)
 
-    def _scope(self):
-        """The function (or module) whose code is being run, None for a lambda or an
-        imported module's body."""
+    def _read_outside(self, names: set, stmt) -> bool:
+        """Whether the function (or module) being run names one of ``names`` outside
+        ``stmt`` (False in a lambda or an imported module's body)."""
         scope = self.frame.func if self.frame.func is not None else \
             self.module if self.frame.id == self.gid else None
-        return scope if isinstance(scope, (cst.FunctionDef, cst.Module)) else None
+        if not isinstance(scope, (cst.FunctionDef, cst.Module)):
+            return False
+        everywhere, inside = self.code_fact(_name_counts, scope), self.code_fact(_name_counts, stmt)
+        return any(everywhere.get(n, 0) > inside.get(n, 0) for n in names)
 
     def _relied_on(self, stmt: cst.For) -> bool:
         """Whether the code relies on a ``for`` loop running: the first time it is
@@ -481,10 +482,10 @@ class ControlFlow:
         UnboundLocalError), so the code is written for loops that run."""
         known = self.relied_loops.get(id(stmt))
         if known is None:
-            unbound = {n for n in _bound_names(stmt) if self.lookup_key(n) is None}
-            scope = self._scope()
-            known = self.relied_loops[id(stmt)] = bool(unbound) and scope is not None and \
-                bool(unbound & _names_outside(scope, stmt))
+            unbound = {n for n in self.code_fact(_bound_names, stmt)
+                       if self.lookup_key(n) is None}
+            known = self.relied_loops[id(stmt)] = bool(unbound) and \
+                self._read_outside(unbound, stmt)
         return known
 
     def _peek(self, node) -> Val:
@@ -601,31 +602,27 @@ def _names_a_trainer(v: Val) -> bool:
     return v.kind == "optimizer" and v.ref is not None
 
 
-class _Names(cst.CSTVisitor):
-    """The names a node reads or binds (``Name`` nodes), outside one node it skips; with
-    ``bound``, only the names assignments, loops, ``with`` and ``:=`` bind."""
+_SCOPES = (cst.FunctionDef, cst.ClassDef, cst.Lambda)
 
-    def __init__(self, skip=None, bound: bool = False):
-        self.skip, self.bound, self.names = skip, bound, set()
 
-    def on_visit(self, node) -> bool:
-        if node is self.skip:
-            return False
-        if self.bound:
-            targets = ()
-            if isinstance(node, cst.AssignTarget):
-                targets = (node.target,)
-            elif isinstance(node, (cst.For, cst.AnnAssign)):
-                targets = (node.target,)
-            elif isinstance(node, cst.AsName):
-                targets = (node.name,)
-            elif isinstance(node, cst.NamedExpr):
-                targets = (node.target,)
-            for t in targets:
-                self.names |= _target_names(t)
-        elif isinstance(node, cst.Name):
-            self.names.add(node.value)
-        return not isinstance(node, (cst.FunctionDef, cst.ClassDef, cst.Lambda))
+def _walk(root):
+    """The nodes under ``root`` (itself included), not inside a nested function, class
+    or lambda."""
+    todo = [root]
+    while todo:
+        n = todo.pop()
+        yield n
+        if n is root or not isinstance(n, _SCOPES):
+            todo.extend(children_of(n))
+
+
+def _name_counts(node) -> dict:
+    """How many times each name occurs in ``node`` (see :func:`_walk`)."""
+    counts: dict = {}
+    for n in _walk(node):
+        if isinstance(n, cst.Name):
+            counts[n.value] = counts.get(n.value, 0) + 1
+    return counts
 
 
 def _target_names(t) -> set:
@@ -636,15 +633,13 @@ def _target_names(t) -> set:
     return set()
 
 
-def _bound_names(node) -> set:
-    """The names a loop, or a block, binds (not inside functions or classes)."""
-    v = _Names(bound=True)
-    node.visit(v)
-    return v.names
-
-
-def _names_outside(scope, loop) -> set:
-    v = _Names(skip=loop)
-    for st in scope.body.body if isinstance(scope, cst.FunctionDef) else scope.body:
-        st.visit(v)
-    return v.names
+def _bound_names(node) -> frozenset:
+    """The names a loop, or a block, binds: assignment, ``for`` and ``with`` targets,
+    ``:=`` (see :func:`_walk`)."""
+    names: set = set()
+    for n in _walk(node):
+        if isinstance(n, (cst.AssignTarget, cst.For, cst.AnnAssign, cst.NamedExpr)):
+            names |= _target_names(n.target)
+        elif isinstance(n, cst.AsName):
+            names |= _target_names(n.name)
+    return frozenset(names)

@@ -3,6 +3,7 @@ functions and classes, activation frames, loops being analysed, and small CST he
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from dataclasses import dataclass, field
 from typing import Any
@@ -138,12 +139,41 @@ def dotted(node: cst.BaseExpression) -> str | None:
     return None
 
 
+_TOKEN_FIELDS = frozenset({
+    "semicolon", "comma", "header", "footer", "newline", "indent", "trailing_whitespace",
+    "colon", "equal", "dot", "asynchronous", "operator", "lbracket", "rbracket", "lbrace",
+    "rbrace", "lpar", "rpar", "leading_lines", "lines_after_decorators", "arrow",
+})
+_CHILD_FIELDS: dict = {}
+
+
+def children_of(node: cst.CSTNode) -> list:
+    """``node.children`` without the tokens and whitespace (commas, parentheses,
+    comments...), read off the node's fields: ``children`` runs a visitor for each node,
+    8 times slower, and the analysis never looks at tokens."""
+    names = _CHILD_FIELDS.get(type(node))
+    if names is None:
+        names = _CHILD_FIELDS[type(node)] = tuple(
+            f.name for f in dataclasses.fields(node)
+            if f.name not in _TOKEN_FIELDS and not f.name.startswith("whitespace"))
+    out = []
+    for name in names:
+        v = getattr(node, name)
+        if isinstance(v, cst.CSTNode):
+            out.append(v)
+        elif isinstance(v, (list, tuple)):
+            out.extend(e for e in v if isinstance(e, cst.CSTNode))
+    return out
+
+
 def calls_in(node: cst.CSTNode):
     """Every Call node inside ``node`` (including itself)."""
-    if isinstance(node, cst.Call):
-        yield node
-    for child in node.children:
-        yield from calls_in(child)
+    todo = [node]
+    while todo:
+        n = todo.pop()
+        if isinstance(n, cst.Call):
+            yield n
+        todo.extend(reversed(children_of(n)))
 
 
 def literal_truth(node: cst.BaseExpression | None) -> bool | None:

@@ -10,8 +10,8 @@ import libcst as cst
 
 from gradguard.analysis import torchapi as T
 from gradguard.analysis.frames import (MAX_DEPTH, MAX_FOREIGN_DEPTH, MAX_FOREIGN_STEPS, ClassInfo,
-                                       Frame, FuncRef, Partial, calls_in, dotted, is_global,
-                                       literal_int, string_value)
+                                       Frame, FuncRef, Partial, calls_in, children_of, dotted,
+                                       is_global, literal_int, string_value)
 from gradguard.analysis.values import (CALLABLE_KINDS, EMPTY, Alts, NONE, SCALAR, UNKNOWN, Binding,
                                        Val, dict_items, join, join_all, join_states, merge_src)
 
@@ -45,7 +45,7 @@ def _comprehension_names(node) -> frozenset:
         n = todo.pop()
         if isinstance(n, (cst.CompFor, cst.NamedExpr)):
             names |= {t.value for t in _names_in(n.target)}
-        todo.extend(n.children)
+        todo.extend(children_of(n))
     return frozenset(names)
 
 
