@@ -984,3 +984,77 @@ def test_an_if_elif_chain_every_branch_of_which_binds_the_loss_is_relied_on():
         ("GG103", 21, "`loss` uses `loss`, built once on line 12 before the loop; the "
                       "backward on line 21 frees its graph in the first iteration, so the next "
                       "iteration fails")]
+
+
+
+def test_in_place_changes_through_data_are_not_seen_by_autograd():
+    # vq-vae-2's codebook (realrepos4): ``self.embed.data.copy_(...)`` after a matmul
+    # saved ``self.embed``: ``.data`` has a version counter of its own, so the backward
+    # raises nothing (torch), and through ``self.embed`` itself it does
+    program = textwrap.dedent("""\
+        import torch
+        from torch import nn
+        import torch.nn.functional as F
+
+
+        class Quantize(nn.Module):
+            def __init__(self, dim, n_embed):
+                super().__init__()
+                self.register_buffer("embed", torch.randn(dim, n_embed))
+
+            def forward(self, input):
+                dist = -2 * input @ self.embed + self.embed.pow(2).sum(0, keepdim=True)
+                _, embed_ind = (-dist).max(1)
+                quantize = F.embedding(embed_ind, self.embed.transpose(0, 1))
+                if self.training:
+                    self.embed.data.copy_(0.99 * self.embed + 0.01 * torch.randn_like(self.embed))
+                return input + (quantize - input).detach() + dist.mean()
+
+
+        enc = nn.Linear(4, 3)
+        q = Quantize(3, 8)
+        opt = torch.optim.Adam(enc.parameters())
+        for step in range(5):
+            out = q(enc(torch.randn(16, 4)))
+            loss = out.pow(2).mean()
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+        """)
+    assert _found(program) == []
+    assert _found(program.replace("self.embed.data.copy_(", "self.embed.copy_(")) == [
+        ("GG202", 16, "In-place change of `self.embed`, which `-2 * input @ self.embed` "
+                      "(line 12) saved for backward")]
+
+
+def test_an_in_place_add_of_a_graph_through_data_gives_the_buffer_no_graph():
+    # an EMA of a batch statistic folded in through ``buf.data.mul_().add_()``: the alias
+    # gets the grad_fn, the buffer keeps none (torch: embed_avg.grad_fn is None)
+    program = textwrap.dedent("""\
+        import torch
+        from torch import nn
+
+
+        class EMAStats(nn.Module):
+            def __init__(self, dim):
+                super().__init__()
+                self.register_buffer("embed_avg", torch.zeros(dim))
+
+            def forward(self, x):
+                if self.training:
+                    embed_sum = x.sum(0)
+                    self.embed_avg.data.mul_(0.99).add_(embed_sum, alpha=0.01)
+                return x
+
+
+        model = nn.Sequential(nn.Linear(4, 4), EMAStats(4))
+        opt = torch.optim.Adam(model.parameters())
+        for step in range(5):
+            loss = model(torch.randn(8, 4)).pow(2).mean()
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+        """)
+    assert _found(program) == []
+    assert [f[:2] for f in _found(program.replace("self.embed_avg.data.mul_(0.99)",
+                                                  "self.embed_avg.mul_(0.99)"))] == [("GG301", 13)]

@@ -651,7 +651,11 @@ class PythonSemantics:
             return Val("module") if attr not in T.CUT_ATTRIBUTES else UNKNOWN
         if attr in T.CUT_ATTRIBUTES:
             if attr == "data" and (base.kind == "tensor" or base.grad):
-                return self.cut_value("data", node, base, Val("tensor", store=base.store))
+                # the same storage under a version counter of its own: in-place changes
+                # through it are not seen by autograd (torch: ``x.data`` is
+                # ``x.variable_data()``), nor do they give ``x`` a graph
+                return self.cut_value("data", node, base, Val(
+                    "tensor", store=("data", base.store) if base.store is not None else None))
             return Val("tensor") if attr in ("data", "grad") else SCALAR
         if base.grad:
             if attr in ("T", "mT", "H", "real", "imag"):
