@@ -8,7 +8,7 @@ import libcst as cst
 
 from gradguard.analysis import torchapi as T
 from gradguard.analysis.events import Accumulation, Backward, Hazard, InplaceHazard, NoGraph
-from gradguard.analysis.frames import literal_truth
+from gradguard.analysis.frames import is_global, literal_truth
 from gradguard.analysis.values import EMPTY, Binding, Cut, Free, Seg, Val, heads, join_all, merge_src
 
 
@@ -148,11 +148,31 @@ class AutogradEffects:
                         self._seen_hazards.add(key)
                         self._seen_hazards.add(first)
                         self.mark()
-                        self.inplace.append(InplaceHazard(
+                        hazard = InplaceHazard(
                             "tensor", node, node, None, seg, st, self.bump_sites[st],
                             tuple((fr.id, fr.stmt, fr.func) for fr in self.frames),
-                            dict(self.state.env)))
+                            dict(self.state.env))
+                        self.inplace.append(hazard)
+                        if not is_global(seg.frame):
+                            # kept only if the function that built the node lets its
+                            # graph out (:meth:`confirm_inplace`)
+                            self.pending_inplace.setdefault(seg.frame, []).append(
+                                (hazard, (key, first)))
                     break
+
+    def confirm_inplace(self, frame_id: str, result: Val) -> None:
+        """The function of frame ``frame_id`` returns ``result``: an in-place change it
+        made of a tensor one of its nodes saved is a hazard only if that node is in the
+        history of what it lets out (its result, an attribute, a caller's variable). A
+        node whose output fed only indices (``dist @ embed`` then ``argmax``) or was
+        dropped is never walked by a backward (torch raises nothing)."""
+        for hazard, seen in self.pending_inplace.pop(frame_id, ()):
+            sid = hazard.seg.id
+            if sid in result.segs or any(
+                    sid in b.val.segs for k, b in self.state.env.items() if k[0] != frame_id):
+                continue
+            self.inplace.remove(hazard)
+            self._seen_hazards.difference_update(seen)
 
     def _root_key(self, node):
         """The env key of the variable or attribute an accumulator expression lives in

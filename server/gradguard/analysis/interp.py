@@ -82,6 +82,8 @@ class Interpreter(PythonSemantics, ControlFlow, ImportSemantics, TorchSemantics,
         self.retained_carries: list = []
         self.saved_by: dict = {}
         self.inplace: list = []
+        # frame id -> in-place hazards on what its nodes saved, kept if it lets them out
+        self.pending_inplace: dict = {}
         self.submodules: dict = {}
         self.ctx_saved: dict = {}
         self._ids = itertools.count(1)

@@ -1015,11 +1015,14 @@ class PythonSemantics:
                 rets = frame.returns
                 if not self.state.dead:
                     rets = rets + [NONE]
+                result = join_all(rets)
+                if self.pending_inplace:
+                    self.confirm_inplace(frame.id, result)
                 conds = frame.ret_conds
                 self.returned_cond = (call, conds[0]) if self.state.dead and conds and \
-                    call is not None and conds[0] is not None and all(c == conds[0] for c in conds) else None
+                    call is not None and conds[0] is not None and \
+                    all(c == conds[0] for c in conds) else None
                 self.state.dead = entry_dead
-                result = join_all(rets)
         finally:
             if ref.no_grad:
                 self.no_grad_sites.pop()
