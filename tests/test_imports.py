@@ -551,3 +551,97 @@ def test_a_module_file_is_read_again_only_when_it_changed(tmp_path, monkeypatch)
     assert workspace.read_text(str(path)) == "x = 2\n"
     path.unlink()
     assert workspace.read_text(str(path)) is None
+
+
+DEEP_BACKBONE = """import torch.nn as nn
+
+ACTIVATIONS = {"relu": nn.ReLU, "linear": nn.Identity}
+
+
+class ConvAct(nn.Module):
+    def __init__(self, cin, cout, act="linear"):
+        super().__init__()
+        self.conv = nn.Conv2d(cin, cout, 3, padding=1)
+        self.act = ACTIVATIONS[act]()
+
+    def forward(self, x):
+        return self.act(self.conv(x))
+
+
+class Residual(nn.Module):
+    def __init__(self, c, act="linear"):
+        super().__init__()
+        self.body = nn.Sequential(ConvAct(c, c, act), ConvAct(c, c, act))
+
+    def forward(self, x):
+        out = self.body(x)
+        out += x
+        return out
+
+
+class Stage(nn.Module):
+    def __init__(self, cin, cout, depth, act="linear"):
+        super().__init__()
+        self.down = ConvAct(cin, cout, act)
+        self.blocks = nn.Sequential(*[Residual(cout, act) for _ in range(depth)])
+
+    def forward(self, x):
+        return self.blocks(self.down(x))
+
+
+class Backbone(nn.Module):
+    def __init__(self, widths=(8, 16), depths=(1, 2), act="linear"):
+        super().__init__()
+        stages, cin = [], 3
+        for width, depth in zip(widths, depths):
+            stages.append(Stage(cin, width, depth, act))
+            cin = width
+        self.stages = nn.Sequential(*stages)
+
+    def forward(self, x):
+        return self.stages(x)
+"""
+
+DEEP_TRAIN = """import torch
+
+from backbone import Backbone
+
+cfg = {"act": "relu", "lr": 0.01}
+
+
+def main():
+    model = Backbone(act=cfg["act"])
+    opt = torch.optim.SGD(model.parameters(), lr=cfg["lr"])
+    for step in range(2):
+        loss = model(torch.randn(2, 3, 8, 8)).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+
+
+if __name__ == "__main__":
+    main()
+"""
+
+
+def test_a_model_nested_four_modules_deep_in_an_imported_file_is_followed(tmp_path):
+    # a detector backbone (YOLOv4-pytorch#247): Backbone -> Stage -> Residual -> ConvAct,
+    # its activation chosen by the training script's config; with "relu" the residual
+    # ``out += x`` changes the ReLU output its backward needs (torch raises)
+    _write(tmp_path, {"backbone.py": DEEP_BACKBONE, "train.py": DEEP_TRAIN})
+    [f] = _check(tmp_path / "train.py").findings
+    assert (f.code, f.span.start.line, f.message.render()) == (
+        "GG202", 14, "In-place change of `out`, which `self.act(self.conv(x))` "
+                     "(line backbone.py:13) saved for backward")
+    _write(tmp_path, {"train.py": DEEP_TRAIN.replace('"act": "relu"', '"act": "linear"')})
+    assert _check(tmp_path / "train.py").findings == ()
+
+
+def test_stages_appended_to_a_list_are_the_children_of_its_sequential():
+    # the same backbone in the training script's own file: ``stages.append(Stage(...))``
+    # in a loop, then ``nn.Sequential(*stages)``: the Stage built there runs
+    program = "import torch\n" + DEEP_BACKBONE + DEEP_TRAIN.split("from backbone import Backbone\n")[1]
+    [f] = analyze(program).findings
+    assert (f.code, f.span.start.line, f.message.render()) == (
+        "GG202", 24, "In-place change of `out`, which `self.act(self.conv(x))` (line 14) "
+                     "saved for backward")

@@ -17,8 +17,9 @@ MAX_DEPTH = 8
 # at most this many statements of theirs per root (a library's functions calling one
 # another are not followed to the bottom); beyond that they are unknown calls. (The
 # user programs of the cases run at most 250 such statements in a root; functions of
-# libraries that import their own modules, thousands.)
-MAX_FOREIGN_DEPTH = 3
+# libraries that import their own modules, thousands. A model of the user's nests its
+# modules four or five deep: Backbone -> Stage -> Residual -> ConvAct.)
+MAX_FOREIGN_DEPTH = 5
 MAX_FOREIGN_STEPS = 1500
 MAX_STEPS = 60_000
 LOOP_PASSES = 2

@@ -14,7 +14,8 @@ from gradguard.analysis.events import DiscardedDetach, Step
 from gradguard.analysis.frames import (ClassInfo, FuncRef, LoopCtx, Partial, Trained, calls_in,
                                        dotted, is_global, literal_truth, string_value)
 from gradguard.analysis.values import (EMPTY, NONE, SCALAR, UNKNOWN, Alts, Binding, Cut, Val,
-                                       dict_items, element_shape, join_all, merge_src)
+                                       dict_items, element_shape, join_all, list_elements,
+                                       merge_src)
 
 
 class TorchSemantics:
@@ -311,7 +312,7 @@ class TorchSemantics:
         if name == "ModuleList":
             if len(call.args) != 1 or call.args[0].star or call.args[0].keyword:
                 return None
-            children = pos[0][0].elts
+            children = list_elements(pos[0][0])
         else:
             children = []
             for arg, (v, _) in zip(call.args, pos):
@@ -320,9 +321,9 @@ class TorchSemantics:
                 if arg.star == "*":
                     if isinstance(arg.value, (cst.Name, cst.Attribute)):
                         v = self.eval(arg.value)
-                    if v.elts is None:
+                    if list_elements(v) is None:
                         return None
-                    children.extend(v.elts)
+                    children.extend(list_elements(v))
                 else:
                     children.append(v)
         if not children or any(c.kind != "module" or not isinstance(c.ref, tuple)

@@ -185,13 +185,30 @@ SCALAR = Val("scalar")
 def element_shape(container: Val, added: Val):
     """The ref a list keeps after ``append(added)``: ``("elem", t)`` when every element
     it holds is a tuple of known parts (``data.append((r, prob))``: a loop over it
-    unpacks ``r`` and ``prob`` apart), the parts joined; else None."""
-    if added.kind != "tuple" or not added.elts:
+    unpacks ``r`` and ``prob`` apart), the parts joined, or the same nn module (one
+    constructor call run in each pass of a loop: ``stages.append(Stage(...))``, the
+    module that stands for them all); else None."""
+    module = added.kind == "module" and isinstance(added.ref, tuple)
+    if not module and (added.kind != "tuple" or not added.elts):
         return None
     if container.elts == ():  # an empty list literal
         return ("elem", added)
     old = container.ref
-    return _same_shape(old[1], added) if isinstance(old, tuple) and old[0] == "elem" else None
+    if not (isinstance(old, tuple) and old[0] == "elem"):
+        return None
+    if module:
+        return old if old[1].kind == "module" and old[1].ref == added.ref else None
+    return _same_shape(old[1], added)
+
+
+def list_elements(v: Val) -> tuple | None:
+    """The elements of a list: those of known shape, or the one module a list of
+    appended modules stands for (``nn.Sequential(*stages)``); else None."""
+    if v.elts is not None:
+        return v.elts
+    if isinstance(v.ref, tuple) and v.ref[0] == "elem" and v.ref[1].kind == "module":
+        return (v.ref[1],)
+    return None
 
 
 def _same_shape(a: Val, b: Val):
