@@ -15,6 +15,8 @@ Development time only (imports torch and torchgen; the analyzer never does). Sou
   autograd nodes it recorded are read (``grad_fn._saved_*``), which is what they save.
 * ``torch.nn`` module classes, ``torch.optim`` optimizer classes: introspected (signature,
   forward source, one instantiation and call for the recurrent ones).
+* ``torch.nn.utils`` (and its ``parametrizations``) functions that hand back the module
+  they are given (``weight_norm``, ``spectral_norm``...): each called on an ``nn.Linear``.
 
 Usage: ``python scripts/gen_torch_tables.py`` (writes the file), ``--check`` (exit 1 if
 the shipped file differs). tests/test_torch_tables.py regenerates it in memory.
@@ -494,6 +496,33 @@ def _optimizers(torch) -> list:
                   and issubclass(getattr(torch.optim, n), torch.optim.Optimizer))
 
 
+def _module_wrappers(torch) -> list:
+    """The functions of ``torch.nn.utils`` and ``torch.nn.utils.parametrizations`` whose
+    first parameter is ``module`` and that return that very module (an ``nn.Linear``
+    given to each; functions that refuse it are not such)."""
+    import importlib
+    out = []
+    for modname in ("torch.nn.utils", "torch.nn.utils.parametrizations"):
+        mod = importlib.import_module(modname)
+        for name in sorted(dir(mod)):
+            fn = getattr(mod, name)
+            if name.startswith("_") or not inspect.isfunction(fn):
+                continue
+            params = list(inspect.signature(fn).parameters)
+            if not params or params[0] != "module":
+                continue
+            given = torch.nn.Linear(2, 2)
+            try:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    returned = fn(given)
+            except Exception:  # noqa: BLE001 - not a function of a module alone
+                continue
+            if returned is given:
+                out.append(f"{modname}.{name}")
+    return out
+
+
 def generate() -> dict:
     import torch
     matched, dont_require = _load()
@@ -507,6 +536,7 @@ def generate() -> dict:
         "factories": factories,
         "functional": _functional(torch, ops),
         "modules": _modules(torch),
+        "module_wrappers": _module_wrappers(torch),
         "ops": ops,
         "optimizers": _optimizers(torch),
     }

@@ -4,6 +4,7 @@ Each buggy program here raises under torch 2.13; each look-alike runs."""
 
 import textwrap
 
+from gradguard import i18n
 from gradguard.analysis import analyze
 from gradguard.fixes import apply_edits
 
@@ -663,3 +664,54 @@ def test_the_children_of_an_nn_module_dict_are_its_items():
                             "{'obj': torch.sigmoid(h(x)) for h in " + call + "}")
         assert [(f.code, f.span.start.line) for f in analyze(other).findings] == \
             [("GG202", 9)], call
+
+
+
+# the answer classifier of the bottom-up top-down VQA baseline (BierOne/bottom-up-
+# attention-vqa#6): weight-normed Linear, ReLU, then an in-place Dropout in one Sequential
+_VQA_CLASSIFIER = textwrap.dedent("""\
+    import torch
+    import torch.nn as nn
+    from torch.nn.utils import weight_norm
+
+
+    class Classifier(nn.Module):
+        def __init__(self, in_dim, hid_dim, out_dim, dropout):
+            super().__init__()
+            layers = [
+                weight_norm(nn.Linear(in_dim, hid_dim), dim=None),
+                nn.ReLU(),
+                nn.Dropout(dropout, inplace=True),
+                weight_norm(nn.Linear(hid_dim, out_dim), dim=None),
+            ]
+            self.main = nn.Sequential(*layers)
+
+        def forward(self, x):
+            return self.main(x)
+
+
+    model = Classifier(8, 16, 3, 0.5)
+    opt = torch.optim.Adamax(model.parameters())
+    for v in [torch.randn(4, 8), torch.randn(4, 8)]:
+        model(v).logsumexp(1).mean().backward()
+        opt.step()
+        opt.zero_grad()
+    """)
+
+
+def test_an_in_place_module_in_a_sequential_is_reported_where_it_is_built():
+    # weight_norm returns the Linear it is given (torch_ops.json module_wrappers), so the
+    # Sequential's children are known; Dropout(inplace=True) overwrites the ReLU output
+    # that ReLU's backward needs (torch raises in train mode)
+    f = _only(_VQA_CLASSIFIER, "GG202")
+    assert (f.span.start.line, f.span.start.column, f.message.render(),
+            [(r.span.start.line, r.message.render()) for r in f.related]) == (
+        12, 12, "`nn.Dropout(dropout, inplace=True)` runs inside `self.main(x)` and changes "
+                "in place the output of the layer before it, which that layer saved for backward",
+        [(18, "it happens here")])
+    assert i18n.render(f.message, "zh_CN") == (
+        "`nn.Dropout(dropout, inplace=True)` 在 `self.main(x)` 里运行，原地修改了前一层的输出，"
+        "而前一层已经把这个输出保存下来供反向传播使用")
+    fixed = apply_edits(_VQA_CLASSIFIER, f.preferred_fix.edits)
+    assert "nn.Dropout(dropout, inplace=False)," in fixed
+    assert [x for x in analyze(fixed).findings if x.code == "GG202"] == []

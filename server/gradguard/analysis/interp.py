@@ -70,6 +70,7 @@ class Interpreter(PythonSemantics, ControlFlow, ImportSemantics, TorchSemantics,
         self.bump_sites: dict = {}
         self.inplace_ctors: dict = {}
         self.inplace_modules: dict = {}
+        self.container_calls: set = set()  # calls of an nn.Sequential: its children ran there
         self.bump_tops: dict = {}
         self.entry_envs: dict = {}
         # (object, attribute) pairs once assigned a value computed from their own old one

@@ -90,6 +90,7 @@ class TorchSemantics:
         if name == "Sequential" and callee.elts is not None and len(pos) == 1:
             # a Sequential runs its children in order, each on the previous one's result
             v, node = pos[0]
+            self.container_calls.add(id(call))
             for child in callee.elts:
                 v = self.apply(call, child, [(v, node)], {}, call.func)
                 node = call
@@ -180,6 +181,9 @@ class TorchSemantics:
         if path == "functools.partial" and pos and pos[0][0].kind in ("func", "class"):
             # a callable of the user's with some arguments given now
             return Val("func", ref=Partial(pos[0][0], tuple(pos[1:]), tuple(kw.items())))
+        if path in T.MODULE_WRAPPERS and pos and pos[0][0].kind == "module":
+            # ``weight_norm(nn.Linear(...))``: the same module, its weight reparametrized
+            return pos[0][0]
         if parts[0] != "torch":
             if name in T.OPTIMIZER_SUFFIXES:
                 self.escape(vals)

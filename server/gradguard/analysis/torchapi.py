@@ -195,6 +195,8 @@ RECURRENT_MODULES = {
 # Optimizer classes: ``opt.step(closure)`` calls the closure, LBFGS many times. From the
 # table: torch.optim's subclasses of torch.optim.Optimizer (and Optimizer).
 OPTIMIZER_SUFFIXES = _db.optimizers()
+# torch.nn.utils functions that return the module they are given (weight_norm(nn.Linear(...)))
+MODULE_WRAPPERS = frozenset(_db.data()["module_wrappers"])
 
 # Methods that walk and free the graph of their receiver (Tensor.backward) or of their
 # first argument (wrappers: accelerate's Accelerator.backward, Lightning's

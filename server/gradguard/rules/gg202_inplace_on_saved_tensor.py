@@ -69,6 +69,8 @@ def build(h: InplaceHazard, interp: Interpreter, src: Source) -> Finding:
     """The GG202 finding: at the in-place operation."""
     node = h.bump[0]
     ctor = interp.inplace_modules.get(id(node), False)
+    if ctor and id(node) in interp.container_calls:
+        return _in_container(h, ctor, node, src)
     name = src.code(node.args[0].value, 40) if ctor is not False and node.args else \
         _target_name(node, src)
     saver = h.seg.node
@@ -83,6 +85,21 @@ def build(h: InplaceHazard, interp: Interpreter, src: Source) -> Finding:
     if fix is not None and ctor is False:
         fix = _with_siblings(fix, h, interp, src)
     return Finding(RULE.code, src.span(node), message, related, (fix,) if fix else ())
+
+
+def _in_container(h: InplaceHazard, ctor, node, src: Source) -> Finding:
+    """An in-place module run by an ``nn.Sequential`` on the output of the layer before
+    it, which that layer saved (``nn.ReLU(), nn.Dropout(p, inplace=True)``): reported
+    where the module is built (its call is the container's), fixed there."""
+    message = Message(N_("`{module}` runs inside `{container}` and changes in place the "
+                         "output of the layer before it, which that layer saved for "
+                         "backward"),
+                      {"module": src.code(ctor, 40), "container": src.code(node, 40)})
+    related = (Related(src.span(node), Message(N_("it happens here"), {})),)
+    if h.node is not node:
+        related += (Related(src.span(h.node), Message(N_("this backward needs it"), {})),)
+    fix = _module_fix(ctor, src)
+    return Finding(RULE.code, src.span(ctor), message, related, (fix,) if fix else ())
 
 
 def _bump_frame(h: InplaceHazard):
