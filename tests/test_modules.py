@@ -399,10 +399,10 @@ def test_a_forward_hook_runs_on_the_module_call_and_stores_its_output():
     # fills carries the graph of the iteration into the next one's loss
     f = _only(HOOK_KEEPS_OUTPUT, "GG102")
     assert (f.span.start.line, f.message.render()) == (
-        26, "`loss` reaches the previous iteration's graph through `feats, reg`, which the "
+        26, "`loss` reaches the previous iteration's graph through `reg`, which the "
             "backward on line 26 freed in that iteration")
     assert [(r.span.start.line, r.span.start.column, r.message.render()) for r in f.related] == [
-        (14, 36, "graph of `feats` built here"), (26, 4, "this backward freed it")]
+        (28, 4, "graph of `reg` built here"), (26, 4, "this backward freed it")]
     detached = HOOK_KEEPS_OUTPUT.replace('feats["fc"] = o\n', 'feats["fc"] = o.detach()\n')
     assert analyze(detached).findings == ()
 

@@ -1069,3 +1069,41 @@ def test_an_in_place_add_of_a_graph_through_data_gives_the_buffer_no_graph():
     assert _found(program) == []
     assert [f[:2] for f in _found(program.replace("self.embed_avg.data.mul_(0.99)",
                                                   "self.embed_avg.mul_(0.99)"))] == [("GG301", 13)]
+
+
+
+def test_a_dict_slot_of_a_known_key_is_replaced_each_step():
+    # powerful-benchmarker's trainers keep ``self.losses = {}`` and assign each loss to
+    # its key every batch: the dict holds this batch's graphs only (torch runs it)
+    program = textwrap.dedent("""\
+        import torch
+        import torch.nn as nn
+        import torch.nn.functional as F
+
+
+        class Trainer:
+            def __init__(self):
+                self.trunk = nn.Linear(8, 4)
+                self.head = nn.Linear(4, 3)
+                self.optimizer = torch.optim.Adam(list(self.trunk.parameters()) + list(self.head.parameters()))
+                self.losses = {}
+
+            def calculate_loss(self, data, labels):
+                emb = self.trunk(data)
+                self.losses["metric_loss"] = emb.pow(2).mean()
+                self.losses["classifier_loss"] = F.cross_entropy(self.head(emb), labels)
+
+            def train_step(self, data, labels):
+                self.calculate_loss(data, labels)
+                total = self.losses["metric_loss"] + 0.5 * self.losses["classifier_loss"]
+                self.optimizer.zero_grad()
+                total.backward()
+                self.optimizer.step()
+                return {k: v.item() for k, v in self.losses.items()}
+
+
+        trainer = Trainer()
+        for it in range(3):
+            print(trainer.train_step(torch.randn(6, 8), torch.randint(0, 3, (6,))))
+        """)
+    assert _found(program) == []

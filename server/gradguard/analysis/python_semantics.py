@@ -213,7 +213,10 @@ class PythonSemantics:
                                                   if key in self.state.env else stmt)
             elif key is not None and key in self.state.env:
                 old = self.state.env[key]
-                if old.val.kind in ("container", "tuple", "unknown", "none"):
+                slot = self._dict_slot_stored(old.val, target, val)
+                if slot is not None:
+                    self.state.env[key] = Binding(slot, old.stmt)
+                elif old.val.kind in ("container", "tuple", "unknown", "none"):
                     if old.val.kind in ("container", "tuple") and not _constant_index(target):
                         # (``d["loss"] = loss`` replaces one slot each time round: the
                         # previous value's graph is let go; ``d[step] = loss`` piles up)
@@ -230,6 +233,24 @@ class PythonSemantics:
                                                   old.stmt)
         elif isinstance(target, cst.StarredElement):
             self.store(target.value, val, stmt)
+
+    def _dict_slot_stored(self, old: Val, target: cst.Subscript, val: Val) -> Val | None:
+        """A dict of known string keys after ``d["loss"] = val`` (``self.losses = {}``,
+        then one slot per loss, each batch): that key's value replaced (or added), the
+        dict holding exactly its values' graphs; None for other stores."""
+        items = dict_items(old)
+        if not items and items != ((), ()) or len(target.slice) != 1 or \
+                not isinstance(target.slice[0].slice, cst.Index):
+            return None
+        index = self.eval(target.slice[0].slice.value)
+        if not (isinstance(index.ref, tuple) and index.ref[0] == "str"):
+            return None
+        values = dict(zip(*items))
+        values[index.ref[1]] = val
+        vals = tuple(values.values())
+        return Val("container", frozenset().union(*(v.segs for v in vals)),
+                   any(v.leaf for v in vals), ("dict", tuple(values), vals),
+                   src=merge_src(vals))
 
     def _stored_elts(self, old: Val, target: cst.Subscript, val: Val):
         """The elements of a list of known length after ``xs[i] = val``: the one at a

@@ -105,8 +105,8 @@ def graph_site(seg, src: Source, h: Hazard, prefer=()) -> tuple[str, cst.CSTNode
     assigned to when that happened in a function still running at the hazard (the user
     sees it; of a tuple target, the first name in ``prefer``, else the first that holds
     it), else the earliest variable of the function the user reads (the loop's, else the
-    backward's) that holds it and whose statement built it, else any that holds it, else
-    its own expression."""
+    backward's) that holds it and whose statement built it (one in ``prefer`` first),
+    else any that holds it, else its own expression."""
     target = bound_name(seg)
     active = {fid for fid, _, _ in h.frames}
     if target is not None and not isinstance(target, cst.Tuple) and seg.frame in active:
@@ -124,7 +124,9 @@ def graph_site(seg, src: Source, h: Hazard, prefer=()) -> tuple[str, cst.CSTNode
              if key[0] == home and seg.id in b.val.segs and
              isinstance(b.stmt, cst.SimpleStatementLine)]
     if found:
-        _, _, name, stmt = min(found, key=lambda t: t[:2])
+        # the variable the message names as the carrier, if it holds it
+        named = [t for t in found if t[2] in prefer]
+        _, _, name, stmt = min(named or found, key=lambda t: t[:2])
         if not may_build_graph(stmt):
             # ``feats = {}``: no call or operation there built a graph (a forward hook
             # stored it in the dict later): name the operation itself
