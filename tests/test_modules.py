@@ -9,6 +9,10 @@ from gradguard.analysis import analyze
 from gradguard.fixes import apply_edits
 
 
+def src_line(src, line):
+    return src.splitlines()[line - 1].strip()
+
+
 def _only(src, code):
     findings = [f for f in analyze(src).findings if f.code == code]
     assert len(findings) == 1, analyze(src).findings
@@ -715,3 +719,44 @@ def test_an_in_place_module_in_a_sequential_is_reported_where_it_is_built():
     fixed = apply_edits(_VQA_CLASSIFIER, f.preferred_fix.edits)
     assert "nn.Dropout(dropout, inplace=False)," in fixed
     assert [x for x in analyze(fixed).findings if x.code == "GG202"] == []
+
+
+
+def test_of_two_in_place_modules_in_one_sequential_the_one_that_changed_the_saved_tensor():
+    # pytorch-vqvae's ResBlock (realrepos5): ReLU(True), Conv, ReLU(True), Conv; the first
+    # changes the encoder's ReLU output, which that ReLU saved (torch raises); the second
+    # changes a conv output no node saved. The fix edits the first
+    program = textwrap.dedent("""\
+        import torch
+        import torch.nn as nn
+
+
+        class ResBlock(nn.Module):
+            def __init__(self, dim):
+                super().__init__()
+                self.block = nn.Sequential(
+                    nn.ReLU(True),
+                    nn.Conv2d(dim, dim, 3, 1, 1),
+                    nn.ReLU(True),
+                    nn.Conv2d(dim, dim, 1)
+                )
+
+            def forward(self, x):
+                return x + self.block(x)
+
+
+        encoder = nn.Sequential(nn.Conv2d(3, 8, 4, 2, 1), nn.ReLU(True), ResBlock(8))
+        opt = torch.optim.Adam(encoder.parameters())
+        for step in range(2):
+            loss = encoder(torch.randn(2, 3, 8, 8)).pow(2).mean()
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+        """)
+    f = _only(program, "GG202")
+    assert (f.span.start.line, src_line(program, f.span.start.line)) == (9, "nn.ReLU(True),")
+    fixed = apply_edits(program, f.preferred_fix.edits)
+    assert fixed.splitlines()[8:11] == [
+        "            nn.ReLU(False),", "            nn.Conv2d(dim, dim, 3, 1, 1),",
+        "            nn.ReLU(True),"]
+    assert analyze(fixed).findings == ()

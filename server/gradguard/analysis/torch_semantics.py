@@ -101,6 +101,8 @@ class TorchSemantics:
             v = pos[0][0]
             if v.store is not None:
                 self.inplace_modules[id(call)] = self.inplace_ctors.get(ref)
+                # (a Sequential's call runs several: which one changed this tensor)
+                self.inplace_modules[(id(call), v.store)] = self.inplace_ctors.get(ref)
                 res = self.in_place(call, v, [])
                 if name in T.INPLACE_SAVES_OUTPUT and res.segs and not self.no_grad:
                     # relu_ and friends backward from their result: the changed tensor

@@ -70,7 +70,7 @@ def build(h: InplaceHazard, interp: Interpreter, src: Source) -> Finding:
     node = h.bump[0]
     ctor = interp.inplace_modules.get(id(node), False)
     if ctor and id(node) in interp.container_calls:
-        return _in_container(h, ctor, node, src)
+        return _in_container(h, interp.inplace_modules.get((id(node), h.store), ctor), node, src)
     name = src.code(node.args[0].value, 40) if ctor is not False and node.args else \
         _target_name(node, src)
     saver = h.seg.node
