@@ -13,7 +13,7 @@ import libcst as cst
 
 from gradguard.analysis.frames import LOOP_PASSES, MAX_LOOP_NESTING, LoopCtx, children_of, \
     literal_int, string_value
-from gradguard.analysis.python_semantics import int_of, range_length
+from gradguard.analysis.python_semantics import int_of, names_in, range_length
 from gradguard.analysis.values import EMPTY, NONE, SCALAR, UNKNOWN, Binding, Cond, State, Val, \
     join_states
 
@@ -133,9 +133,7 @@ class ControlFlow:
         """The :class:`Cond` under which ``test`` (just evaluated) came out true, when the
         test reads only names, attributes, constants and operators (or is a call of a
         function that returned such a test on every path), else None."""
-        truth = True
-        while isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
-            test, truth = test.expression, not truth
+        test, truth = _without_not(test)
         if isinstance(test, cst.Call):
             ret = self.returned_cond
             if ret is None or ret[0] is not test:
@@ -403,10 +401,8 @@ class ControlFlow:
     def _assume_test(self, state: State, test, truth: bool) -> State:
         """A copy of ``state`` narrowed to the paths on which ``test`` (not a call: it is
         not evaluated again) comes out ``truth`` there."""
-        inner = test
-        while isinstance(inner, cst.UnaryOperation) and isinstance(inner.operator, cst.Not):
-            inner = inner.expression
-        if isinstance(inner, cst.Call) or state.dead or not (state.guarded or state.free_guards):
+        if isinstance(_without_not(test)[0], cst.Call) or state.dead or \
+                not (state.guarded or state.free_guards or state.version_guards):
             return state
         saved, self.state = self.state, state
         try:
@@ -578,6 +574,15 @@ class ControlFlow:
             self.state.dead = self.state.dead or dead
 
 
+def _without_not(test) -> tuple:
+    """``test`` without the ``not``s around it, and whether it counts as itself (an even
+    number of them)."""
+    truth = True
+    while isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        test, truth = test.expression, not truth
+    return test, truth
+
+
 def _widened(state: State, entry: State) -> State:
     """The state a later pass of a loop starts from: ints of known value that the loop
     changed (``step += 1``) are not known any more (the pass stands for every later
@@ -625,21 +630,13 @@ def _name_counts(node) -> dict:
     return counts
 
 
-def _target_names(t) -> set:
-    if isinstance(t, cst.Name):
-        return {t.value}
-    if isinstance(t, (cst.Tuple, cst.List)):
-        return set().union(*(_target_names(e.value) for e in t.elements))
-    return set()
-
-
 def _bound_names(node) -> frozenset:
     """The names a loop, or a block, binds: assignment, ``for`` and ``with`` targets,
     ``:=`` (see :func:`_walk`)."""
     names: set = set()
     for n in _walk(node):
         if isinstance(n, (cst.AssignTarget, cst.For, cst.AnnAssign, cst.NamedExpr)):
-            names |= _target_names(n.target)
+            names |= {t.value for t in names_in(n.target)}
         elif isinstance(n, cst.AsName):
-            names |= _target_names(n.name)
+            names |= {t.value for t in names_in(n.name)}
     return frozenset(names)

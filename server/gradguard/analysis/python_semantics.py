@@ -4,6 +4,7 @@ inline (compound statements: :mod:`gradguard.analysis.control_flow`)."""
 
 from __future__ import annotations
 
+import operator
 from dataclasses import replace
 
 import libcst as cst
@@ -25,16 +26,16 @@ _SEQUENCE_TYPES = frozenset({"collections.abc.Sequence", "collections.abc.Mutabl
                              "typing.Sequence", "typing.List", "typing.Tuple", "torch.Tensor"})
 
 
-def _names_in(target):
+def names_in(target):
     """The names a store into ``target`` binds (``a``, ``a, (b, *c)``; not ``x.a`` nor
     ``x[a]``)."""
     if isinstance(target, cst.Name):
         yield target
     elif isinstance(target, (cst.Tuple, cst.List)):
         for e in target.elements:
-            yield from _names_in(e.value)
+            yield from names_in(e.value)
     elif isinstance(target, cst.StarredElement):
-        yield from _names_in(target.value)
+        yield from names_in(target.value)
 
 
 def _comprehension_names(node) -> frozenset:
@@ -44,7 +45,7 @@ def _comprehension_names(node) -> frozenset:
     while todo:
         n = todo.pop()
         if isinstance(n, (cst.CompFor, cst.NamedExpr)):
-            names |= {t.value for t in _names_in(n.target)}
+            names |= {t.value for t in names_in(n.target)}
         todo.extend(children_of(n))
     return frozenset(names)
 
@@ -213,7 +214,9 @@ class PythonSemantics:
                                                   if key in self.state.env else stmt)
             elif key is not None and key in self.state.env:
                 old = self.state.env[key]
-                slot = self._dict_slot_stored(old.val, target, val)
+                index = self.eval(target.slice[0].slice.value) if len(target.slice) == 1 and \
+                    isinstance(target.slice[0].slice, cst.Index) else None
+                slot = self._dict_slot_stored(old.val, index, val)
                 if slot is not None:
                     self.state.env[key] = Binding(slot, old.stmt)
                 elif old.val.kind in ("container", "tuple", "unknown", "none"):
@@ -229,21 +232,20 @@ class PythonSemantics:
                     self.state.env[key] = Binding(Val(kind, merged.segs, merged.leaf,
                                                       old.val.ref if kind == "container"
                                                       else None,
-                                                      self._stored_elts(old.val, target, val)),
+                                                      self._stored_elts(old.val, index, val)),
                                                   old.stmt)
         elif isinstance(target, cst.StarredElement):
             self.store(target.value, val, stmt)
 
-    def _dict_slot_stored(self, old: Val, target: cst.Subscript, val: Val) -> Val | None:
+    @staticmethod
+    def _dict_slot_stored(old: Val, index: Val | None, val: Val) -> Val | None:
         """A dict of known string keys after ``d["loss"] = val`` (``self.losses = {}``,
-        then one slot per loss, each batch): that key's value replaced (or added), the
-        dict holding exactly its values' graphs; None for other stores."""
+        then one slot per loss, each batch; ``index``: the key's value): that key's value
+        replaced (or added), the dict holding exactly its values' graphs; None for other
+        stores."""
         items = dict_items(old)
-        if not items and items != ((), ()) or len(target.slice) != 1 or \
-                not isinstance(target.slice[0].slice, cst.Index):
-            return None
-        index = self.eval(target.slice[0].slice.value)
-        if not (isinstance(index.ref, tuple) and index.ref[0] == "str"):
+        if not items or index is None or \
+                not (isinstance(index.ref, tuple) and index.ref[0] == "str"):
             return None
         values = dict(zip(*items))
         values[index.ref[1]] = val
@@ -252,14 +254,14 @@ class PythonSemantics:
                    any(v.leaf for v in vals), ("dict", tuple(values), vals),
                    src=merge_src(vals))
 
-    def _stored_elts(self, old: Val, target: cst.Subscript, val: Val):
-        """The elements of a list of known length after ``xs[i] = val``: the one at a
-        known index replaced, at another index each may be it; None for other
-        containers (a dict, a list of unknown length)."""
-        if old.kind != "container" or not old.elts or old.ref is not None or \
-                len(target.slice) != 1 or not isinstance(target.slice[0].slice, cst.Index):
+    @staticmethod
+    def _stored_elts(old: Val, index: Val | None, val: Val):
+        """The elements of a list of known length after ``xs[i] = val`` (``index``: the
+        value of ``i``): the one at a known index replaced, at another index each may be
+        it; None for other containers (a dict, a list of unknown length)."""
+        if old.kind != "container" or not old.elts or old.ref is not None or index is None:
             return None
-        i = int_of(self.eval(target.slice[0].slice.value))
+        i = int_of(index)
         if i is not None and -len(old.elts) <= i < len(old.elts):
             elts = list(old.elts)
             elts[i] = val
@@ -1209,9 +1211,9 @@ class PythonSemantics:
 
 
 _INT_COMPARISONS = {
-    cst.Equal: lambda a, b: a == b, cst.NotEqual: lambda a, b: a != b,
-    cst.LessThan: lambda a, b: a < b, cst.LessThanEqual: lambda a, b: a <= b,
-    cst.GreaterThan: lambda a, b: a > b, cst.GreaterThanEqual: lambda a, b: a >= b,
+    cst.Equal: operator.eq, cst.NotEqual: operator.ne, cst.LessThan: operator.lt,
+    cst.LessThanEqual: operator.le, cst.GreaterThan: operator.gt,
+    cst.GreaterThanEqual: operator.ge,
 }
 
 

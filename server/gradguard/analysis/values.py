@@ -564,30 +564,51 @@ def join_states(states, conds=None) -> State:
         out = join_states([replace(s, dead=False) for s in states])
         out.dead = True
         return out
-    if conds is not None and len(live) == 2:
-        return _join_branches(live[0], live[1], conds[0], conds[1])
+    pair = conds if conds is not None and len(live) == 2 else (None, None)
     out = live[0].copy()
     for s in live[1:]:
-        guards = out.guarded or s.guarded
-        # states copied from one another share most bindings: only the others are joined
-        env, get, theirs = out.env, out.env.get, s.env.get
-        for k, b in [(k, b) for k, b in ((k, theirs(k)) for k in env.changed(s.env))
-                     if b is not None and get(k) is not b]:
-            mine = get(k)
-            if mine is None:
-                env[k] = b
-            elif mine != b:
-                env[k] = Binding(join(mine.val, b.val), mine.stmt or b.stmt,
-                                 _merge_guards(mine.guards, mine.val.segs, b.guards,
-                                               b.val.segs) if guards else EMPTY)
-        if guards:
-            out.guarded = out.guarded | s.guarded
-        _join_frees(out, s, None, None)
+        _join_into(out, s, *pair)
     return out
 
 
+def _join_into(out: State, s: State, c_out, c_s) -> None:
+    """Join ``s`` into ``out``. For the two branches of a test, ``c_out`` and ``c_s`` are
+    the :class:`Cond` each was taken under (else None): what only one branch's value holds
+    is guarded by that branch's condition, a binding only one branch made included."""
+    env, other = out.env, s.env
+    # states copied from one another share most bindings: only the others are joined
+    keys = list(env.changed(other))
+    if c_out is not None and (other.origin is not env.origin or env.origin is None):
+        keys += env.keys() - other.keys()
+    track = c_out is not None or out.guarded or s.guarded
+    guarded = set()
+    for k in keys:
+        mine, theirs = env.get(k), other.get(k)
+        if mine is theirs or (theirs is None and c_out is None) or \
+                (mine is not None and theirs is not None and mine == theirs):
+            continue
+        g = EMPTY
+        if track:
+            a_segs = mine.val.segs if mine is not None else EMPTY
+            b_segs = theirs.val.segs if theirs is not None else EMPTY
+            g = _merge_guards(
+                _path_guards(mine.guards, a_segs, b_segs, c_out) if mine else EMPTY, a_segs,
+                _path_guards(theirs.guards, b_segs, a_segs, c_s) if theirs else EMPTY, b_segs)
+            if g:
+                guarded.add(k)
+        if mine is None or theirs is None:
+            only = theirs if mine is None else mine
+            env[k] = Binding(only.val, only.stmt, g) if g != only.guards else only
+        else:
+            env[k] = Binding(join(mine.val, theirs.val), mine.stmt or theirs.stmt, g)
+    if track:
+        out.guarded = out.guarded | s.guarded | frozenset(guarded)
+    _join_frees(out, s, c_out, c_s)
+
+
 def _join_frees(out: State, s: State, c_out, c_s) -> None:
-    """Join ``s``'s frees, versions and partial frees into ``out``."""
+    """Join ``s``'s frees, partial frees and versions into ``out`` (guarded by the
+    branches' conditions, as :func:`_join_into`)."""
     if s.freed.keys() != out.freed.keys():
         out.partial = out.partial | (s.freed.keys() ^ out.freed.keys())
     if out.free_guards or s.free_guards or c_out is not None:
@@ -618,35 +639,3 @@ def _merge_version_guards(a: State, b: State, ca, cb) -> frozenset:
                 theirs.add((store, va, cb))
     return frozenset(g for g in mine if g in theirs or b.versions.get(g[0], 0) <= g[1]) | \
         frozenset(g for g in theirs if a.versions.get(g[0], 0) <= g[1])
-
-
-def _join_branches(a: State, b: State, ca: Cond, cb: Cond) -> State:
-    """The join of the two live branches of a test (``a`` taken when ``ca`` holds, ``b``
-    when ``cb``): :func:`join_states`, each value's segments that only one branch holds
-    guarded by its condition."""
-    out = a.copy()
-    env = out.env
-    keys = set(env.changed(b.env))
-    if b.env.origin is not a.env.origin or b.env.origin is None:
-        keys |= a.env.keys() - b.env.keys()
-    guarded = set()
-    for k in keys:
-        mine, theirs = a.env.get(k), b.env.get(k)
-        if mine is theirs or (mine is not None and theirs is not None and mine == theirs):
-            continue
-        a_segs = mine.val.segs if mine is not None else EMPTY
-        b_segs = theirs.val.segs if theirs is not None else EMPTY
-        g = _merge_guards(_path_guards(mine.guards, a_segs, b_segs, ca) if mine else EMPTY,
-                          a_segs,
-                          _path_guards(theirs.guards, b_segs, a_segs, cb) if theirs else EMPTY,
-                          b_segs)
-        if mine is None or theirs is None:
-            only = theirs if mine is None else mine
-            env[k] = Binding(only.val, only.stmt, g) if g != only.guards else only
-        else:
-            env[k] = Binding(join(mine.val, theirs.val), mine.stmt or theirs.stmt, g)
-        if g:
-            guarded.add(k)
-    out.guarded = a.guarded | b.guarded | frozenset(guarded)
-    _join_frees(out, b, ca, cb)
-    return out
