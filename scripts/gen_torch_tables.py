@@ -387,6 +387,8 @@ def _modules(torch) -> dict:
             int(any(True for _ in m.parameters()))
         if has is not None:
             e["params"] = has
+        if has == 0 and "recurrent" not in e and _never_has_params(cls, params):
+            e["paramless"] = 1
         if has:
             kept = _params_saved(torch, cls, params, "recurrent" in e)
             if kept is not None:
@@ -491,6 +493,41 @@ def _has_params(torch, cls, params):
     return None if m is None else int(any(True for _ in m.parameters()))
 
 
+def _never_has_params(cls, params) -> bool:
+    """Whether no way of building the module gives it parameters: it takes no other
+    modules or tensors (no ``*args``/``**kwargs``, no argument defaulting to None, as
+    ``Sequential(*modules)``, ``ModuleList(modules=None)``, ``weight=None`` do), and
+    flipping each of its bool options (``InstanceNorm2d(affine=True)``) adds none."""
+    import torch
+    rest = [] if cls.__init__ is torch.nn.Module.__init__ else list(params.values())[1:]
+
+    def may_hold_weights(p) -> bool:
+        # ``stride: Optional[int] = None`` holds no tensor; ``weight: Optional[Tensor] =
+        # None``, ``modules: Optional[Iterable[Module]] = None`` and unannotated ones may
+        note = str(p.annotation) if p.annotation is not p.empty else ""
+        return not note or any(w in note for w in (
+            "Tensor", "Module", "Parameter", "Any", "Iterable", "Mapping", "dict", "Dict", "~"))
+    if cls is torch.nn.Module or any(
+            p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD) or
+            ((p.default is None or p.default is p.empty) and may_hold_weights(p))
+            for p in rest):
+        return False
+    required = [p for p in rest if p.default is p.empty]
+    if any(p.kind == p.KEYWORD_ONLY for p in required):
+        return False
+    for p in rest:
+        if isinstance(p.default, bool):
+            try:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    m = cls(*[2] * len(required), **{p.name: not p.default})
+            except Exception:  # noqa: BLE001 - that option needs others
+                return False
+            if any(True for _ in m.parameters()):
+                return False
+    return True
+
+
 def _optimizers(torch) -> list:
     return sorted(n for n in dir(torch.optim) if inspect.isclass(getattr(torch.optim, n))
                   and issubclass(getattr(torch.optim, n), torch.optim.Optimizer))
@@ -523,6 +560,14 @@ def _module_wrappers(torch) -> list:
     return out
 
 
+def _module_scalars(torch) -> list:
+    """The attributes every ``nn.Module`` instance has that hold a Python bool, number or
+    string (``training``), from ``vars()`` of a bare ``nn.Module()``: never a submodule
+    or a tensor."""
+    return sorted(k for k, v in vars(torch.nn.Module()).items()
+                  if isinstance(v, (bool, int, float, str)))
+
+
 def generate() -> dict:
     import torch
     matched, dont_require = _load()
@@ -536,6 +581,7 @@ def generate() -> dict:
         "factories": factories,
         "functional": _functional(torch, ops),
         "modules": _modules(torch),
+        "module_scalars": _module_scalars(torch),
         "module_wrappers": _module_wrappers(torch),
         "ops": ops,
         "optimizers": _optimizers(torch),

@@ -168,3 +168,99 @@ with torch.no_grad():
 out.sum().backward()
 """
     assert "GG401" not in codes(text)
+
+
+# an optimizer given parameter groups gathered from named_parameters() (the weight-decay
+# split of transformer recipes), then the model rebound to a new one (report_cases 1227)
+GROUPS = """import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+def build_optimizer(model):
+    decay, no_decay = [], []
+    for name, p in model.named_parameters():
+        (no_decay if name.endswith("bias") else decay).append(p)
+    return torch.optim.AdamW([
+        {"params": decay, "weight_decay": 0.01},
+        {"params": no_decay, "weight_decay": 0.0},
+    ], lr=1e-3)
+
+
+def main():
+    model = nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Linear(8, 3))
+    optimizer = build_optimizer(model)
+    model = nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Linear(8, 3))
+    for _ in range(3):
+        loss = F.cross_entropy(model(torch.randn(5, 4)), torch.randint(0, 3, (5,)))
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+"""
+
+
+def test_gg402_parameter_groups_gathered_from_a_model_later_replaced():
+    (f,) = analyze(GROUPS).findings
+    assert (f.code, f.span.start.line) == ("GG402", 24)
+    assert f.message.render() == (
+        "`optimizer` steps the parameters of `model`, but no backward of this loop reaches "
+        "them (their way to the loss is cut, or the loss is built from other modules), so "
+        "their gradients stay None and `model` does not train")
+    assert [(r.span.start.line, r.message.render()) for r in f.related] == [
+        (23, "this backward does not reach `model`"),
+        (10, "the optimizer took the parameters `model` had here")]
+
+
+def test_gg402_quiet_on_parameter_groups_of_the_model_trained():
+    text = GROUPS.replace(
+        "    model = nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Linear(8, 3))\n    for", "    for")
+    assert codes(text) == []
+
+
+def test_gg402_quiet_when_a_group_may_hold_other_tensors():
+    text = GROUPS.replace('{"params": no_decay, "weight_decay": 0.0}',
+                          '{"params": no_decay + extra, "weight_decay": 0.0}')
+    assert codes(text) == []
+
+
+# a head installed after the optimizer took the model's parameters (timm's
+# reset_classifier): the optimizer holds the old head, the loss reaches only the new one
+HEAD = """import torch
+import torch.nn as nn
+
+
+class Net(nn.Module):
+    def __init__(self, classes):
+        super().__init__()
+        self.body = nn.Linear(4, 8)
+        self.pool = nn.AdaptiveAvgPool1d(1)
+        self.head = nn.Linear(1, classes)
+
+    def reset_head(self, classes):
+        self.head = nn.Linear(1, classes) if classes > 0 else nn.Identity()
+
+    def forward(self, x):
+        return self.head(self.pool(self.body(x).unsqueeze(1)).flatten(1))
+
+
+model = Net(3)
+for p in model.body.parameters():
+    p.requires_grad = False
+optimizer = torch.optim.SGD([p for p in model.parameters() if p.requires_grad], lr=0.1)
+model.reset_head(5)
+for _ in range(2):
+    loss = model(torch.randn(2, 4)).sum()
+    optimizer.zero_grad()
+    loss.backward()
+    optimizer.step()
+"""
+
+
+def test_gg402_a_head_installed_after_the_optimizer_was_built():
+    assert [(f.code, f.span.start.line) for f in analyze(HEAD).findings] == [("GG402", 28)]
+
+
+def test_gg402_quiet_when_the_head_is_installed_before_the_optimizer():
+    text = HEAD.replace("model.reset_head(5)\n", "").replace(
+        "model = Net(3)\n", "model = Net(3)\nmodel.reset_head(5)\n")
+    assert codes(text) == []

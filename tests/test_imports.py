@@ -645,3 +645,43 @@ def test_stages_appended_to_a_list_are_the_children_of_its_sequential():
     assert (f.code, f.span.start.line, f.message.render()) == (
         "GG202", 24, "In-place change of `out`, which `self.act(self.conv(x))` (line 14) "
                      "saved for backward")
+
+
+def test_an_imported_model_built_with_super_init_is_judged_by_gg402(tmp_path):
+    # super().__init__() runs nn.Module.__init__, not the class's own __init__ again, and a
+    # method that only installs a submodule (reset_head) keeps the model known; the
+    # forward's dropout reads self.training, a bool; the body is frozen, so the optimizer
+    # trains the old head alone
+    _write(tmp_path, {"nets.py": """import torch.nn as nn
+import torch.nn.functional as F
+
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.body = nn.Linear(4, 4)
+        self.head = nn.Linear(4, 1)
+
+    def reset_head(self):
+        self.head = nn.Linear(4, 1)
+
+    def forward(self, x):
+        return self.head(F.dropout(self.body(x), 0.1, training=self.training))
+""", "train.py": """import torch
+from nets import Net
+
+model = Net()
+model.body.requires_grad_(False)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+model.reset_head()
+for _ in range(2):
+    loss = model(torch.randn(2, 4)).sum()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+"""})
+    assert [(f.code, f.span.start.line) for f in _check(tmp_path / "train.py").findings] == [
+        ("GG402", 12)]
+    text = (tmp_path / "train.py").read_text().replace("model.reset_head()\n", "")
+    (tmp_path / "train.py").write_text(text)
+    assert _check(tmp_path / "train.py").findings == ()

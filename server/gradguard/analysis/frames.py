@@ -75,12 +75,17 @@ class Trained:
     """What an optimizer trains: module names as written and module identities.
     ``pure``: its parameters are those modules' ``parameters()`` and nothing else (no
     tensor of its own, no parameter group the engine cannot read); ``stores``: the
-    storages of the tensors it was given itself (``Adam([self.log_alpha])``)."""
+    storages of the tensors it was given itself (``Adam([self.log_alpha])``); ``mods``:
+    those modules and their submodules when the optimizer was built (it holds the
+    parameters they had then: a head installed later is not among them); ``site``: the
+    optimizer's constructor call."""
 
     names: frozenset | None
     refs: frozenset
     pure: bool = False
     stores: frozenset = frozenset()
+    mods: frozenset = frozenset()
+    site: Any = None
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,8 @@ from gradguard.analysis.frames import (MAX_DEPTH, MAX_FOREIGN_DEPTH, MAX_FOREIGN
                                        Frame, FuncRef, Partial, calls_in, children_of, dotted,
                                        is_global, literal_int, string_value)
 from gradguard.analysis.values import (CALLABLE_KINDS, EMPTY, Alts, NONE, SCALAR, UNKNOWN, Binding,
-                                       Val, dict_items, join, join_all, join_states, merge_src)
+                                       Val, dict_items, join, join_all, join_states, merge_src,
+                                       module_refs)
 
 
 _BUILTIN_TYPES = frozenset({"tuple", "list", "dict", "set", "frozenset", "str", "bytes", "int",
@@ -56,6 +57,15 @@ def _module_method_receivers(func) -> frozenset:
     return frozenset(c.func.value.value for c in calls_in(func.body)
                      if isinstance(c.func, cst.Attribute) and isinstance(c.func.value, cst.Name)
                      and c.func.attr.value in T.MODULE_METHODS)
+
+
+def _module_attribute(attr: str) -> Val:
+    """An attribute of an nn.Module the engine holds no value for: ``self.training`` is a
+    bool, ``.data``/``.shape``-like names are no module, anything else may be a
+    submodule."""
+    if attr in T.MODULE_SCALARS:
+        return SCALAR
+    return Val("module") if attr not in T.CUT_ATTRIBUTES else UNKNOWN
 
 
 def _literal(node) -> Val | None:
@@ -197,13 +207,17 @@ class PythonSemantics:
                     sites = self.attr_stores.setdefault(akey, {})
                     sites[stmt] = sites.get(stmt, EMPTY) | val.segs
                 self.state.env[akey] = Binding(val, stmt)
-                if val.kind == "module" and isinstance(val.ref, tuple):
-                    self.submodules.setdefault(base.ref, set()).add(val.ref)
+                if val.kind == "module":
+                    self.submodules.setdefault(base.ref, set()).update(module_refs(val))
             elif isinstance(target.value, cst.Name) and base.kind == "unknown":
                 # attributes on an unknown object: give it an identity from now on
                 obj = Val("object", ref=("anon", target.value.value, self.frame.id))
                 self.bind(target.value.value, obj)
                 self.state.env[("@", obj.ref, target.attr.value)] = Binding(val, stmt)
+            else:
+                # kept where the engine does not look (``param.update = update``): it may
+                # be used from there in any way
+                self.escape([val])
         elif isinstance(target, cst.Subscript):
             key = self.key_of(target.value)
             base = self.eval(target.value)
@@ -666,12 +680,12 @@ class PythonSemantics:
             if base.kind == "module":
                 if attr in ("weight", "bias"):
                     return Val("tensor", leaf=not self.no_grad and base.ref not in self.frozen)
-                return Val("module") if attr not in T.CUT_ATTRIBUTES else UNKNOWN
+                return _module_attribute(attr)
             return UNKNOWN
         if base.kind == "module":
             if attr in ("weight", "bias"):
                 return Val("tensor", leaf=True)
-            return Val("module") if attr not in T.CUT_ATTRIBUTES else UNKNOWN
+            return _module_attribute(attr)
         if attr in T.CUT_ATTRIBUTES:
             if attr == "data" and (base.kind == "tensor" or base.grad):
                 # the same storage under a version counter of its own: in-place changes
@@ -836,9 +850,10 @@ class PythonSemantics:
     def apply(self, call, callee: Val, pos, kw, func_node) -> Val:
         """Call ``callee`` with evaluated arguments."""
         vals = [v for v, _ in pos] + [v for v, _ in kw.values()]
-        if callee.kind in CALLABLE_KINDS:
+        if callee.kind in CALLABLE_KINDS or callee.kind == "module":
             if isinstance(callee.ref, Alts):
                 return self._apply_each(call, callee, pos, kw, func_node)
+        if callee.kind in CALLABLE_KINDS:
             if callee.ref is None:
                 return self._propagate(vals)
         if callee.kind == "func" and isinstance(callee.ref, Partial):
@@ -955,8 +970,8 @@ class PythonSemantics:
         (a model, its parameters, a graph reaching them) may be used there in any way
         (GG402 stays quiet about them)."""
         for v in vals:
-            if v.kind in ("module", "object") and isinstance(v.ref, tuple):
-                self.escaped.add(v.ref)
+            if v.kind in ("module", "object"):
+                self.escaped.update(module_refs(v))
             elif isinstance(v.store, tuple) and v.store[0] == "param":
                 self.escaped.add(v.store[1])
             for e in v.elts or ():

@@ -14,8 +14,8 @@ from gradguard.analysis.events import DiscardedDetach, Step
 from gradguard.analysis.frames import (ClassInfo, FuncRef, LoopCtx, Partial, Trained, calls_in,
                                        dotted, is_global, literal_truth, string_value)
 from gradguard.analysis.values import (EMPTY, NONE, SCALAR, UNKNOWN, Alts, Binding, Cut, Val,
-                                       dict_items, element_shape, join_all, list_elements,
-                                       merge_src)
+                                       dict_items, element_shape, join, join_all, list_elements,
+                                       merge_src, param_owners)
 
 
 class TorchSemantics:
@@ -150,11 +150,12 @@ class TorchSemantics:
             # only known to hold its parameters
             saved = self.saved_of([v for v, _ in pos]) if saves == "input" else ()
             keeps = T.PARAMS_SAVED.get(name, "always")
-            if ref is not None and (keeps == "always" or (
+            if ref is not None and name not in T.PARAMLESS_MODULES and (keeps == "always" or (
                     keeps == "grad_input" and any(v.grad for v, _ in pos))):
                 saved += ((("param", ref), self.state.versions.get(("param", ref), 0)),)
         segs = self.new_seg(call, label, parents, saves != "none", inputs, saved,
-                            ins=[v for v, _ in pos], module=ref)
+                            ins=[v for v, _ in pos],
+                            module=False if name in T.PARAMLESS_MODULES else ref)
         out = Val("tensor", segs, store=store, src=src)
         rec = T.RECURRENT_MODULES.get(name) if name else None
         if rec == "tensor":
@@ -234,7 +235,7 @@ class TorchSemantics:
         if len(parts) >= 2 and parts[1] == "optim":
             if "lr_scheduler" in parts:
                 return UNKNOWN
-            return Val("optimizer", ref=self._trained_modules(call))
+            return Val("optimizer", ref=self._trained_modules(call, pos))
 
         # (see eval_method_call for what step() does with them)
         if len(parts) >= 2 and parts[1] == "distributions":
@@ -337,10 +338,13 @@ class TorchSemantics:
             return None
         return tuple(children)
 
-    def _trained_modules(self, call: cst.Call):
+    def _trained_modules(self, call: cst.Call, pos):
         """What an optimizer trains: ``(names, refs)`` of the modules whose
         ``.parameters()`` it was given (``Adam(netG.parameters())`` -> ({"netG"}, {ref})),
-        or None when it cannot be told."""
+        or None when it cannot be told. Given parameters gathered in a variable
+        (``[{"params": decay}, {"params": no_decay}]`` filled from
+        ``named_parameters()``), the modules they came from; their names are those the
+        running function binds them to."""
         if not call.args:
             return None
         first = self._bound_expr(call.args[0].value)
@@ -354,6 +358,17 @@ class TorchSemantics:
                 v = self.eval(sub.func.value)
                 if isinstance(v.ref, tuple):
                     refs.add(v.ref)
+        pure = _only_parameters(first)
+        owners = param_owners(pos[0][0]) if pos and not call.args[0].keyword else None
+        if owners and all(isinstance(r, tuple) for r in owners) and not (
+                pure and owners == refs):
+            # the value says it: these modules' parameters and nothing else
+            if owners != refs:
+                names = {k[1] for k, b in self.state.env.items() if k[0] == self.frame.id
+                         and b.val.kind == "module" and b.val.ref in owners}
+                if len(names) != len(owners):
+                    return None
+            refs, pure = set(owners), True
         if not names:
             if isinstance(first, (cst.List, cst.Tuple)) and first.elements and all(
                     isinstance(e, cst.Element) and isinstance(e.value, (cst.Name, cst.Attribute))
@@ -363,7 +378,8 @@ class TorchSemantics:
                 if all(v.kind == "tensor" and v.store is not None for v in vals):
                     return Trained(frozenset(), frozenset(), stores=frozenset(v.store for v in vals))
             return None
-        return Trained(frozenset(names), frozenset(refs), _only_parameters(first))
+        return Trained(frozenset(names), frozenset(refs), pure,
+                       mods=frozenset(self._descendants(refs)), site=call)
 
     def _bound_expr(self, expr: cst.BaseExpression) -> cst.BaseExpression:
         """The expression a local name was last assigned (``params = itertools.chain(
@@ -412,14 +428,36 @@ class TorchSemantics:
         for r in stepped:
             self.bump(Val("tensor", store=("param", r)), call)
 
+    def _add_to(self, key, recv: Val, attr: str, pos, vals, weak: bool = False) -> None:
+        """The container at ``key`` after ``recv.<attr>(*vals)`` (``append``, ``extend``,
+        ``add``...); ``weak``: it may have happened (the result joins the old value)."""
+        old = self.state.env.get(key)
+        new = join_all([recv] + vals)
+        # what this iteration of the loop built and adds is that element's own
+        # graph (a list of per-iteration losses holds a graph per element)
+        cur = self.stamp()
+        each = recv.each | frozenset(
+            s for v in vals for s in v.segs
+            if self.segs[s].stamp[:len(cur)] == cur) if cur else recv.each
+        one = attr in ("append", "appendleft", "extend") and len(pos) == 1 and \
+            recv.kind == "container"
+        shape = element_shape(recv, pos[0][0]) if one and attr != "extend" else None
+        # parameters gathered for an optimizer (``decay.append(p)`` over
+        # ``named_parameters()``): which modules' they are
+        had = frozenset() if recv.elts == () else param_owners(recv)
+        added = param_owners(pos[0][0]) if one else None
+        store = ("params", had | added) if had is not None and added else None
+        out = Val("container", new.segs, new.leaf, shape, each=each, store=store)
+        if weak:
+            out = replace(join(recv, out), store=store)
+        self.state.env[key] = Binding(out, old.stmt if old else self.frame.stmt)
+
     def _super_method(self, func: cst.Attribute):
         """For ``super().name`` (no arguments) in a method of a known class: the
         ``(method, class)`` Python runs, the first ``name`` after the class that defines
         the running method in the MRO of ``self``'s class; None when not known (a base
         from a library, ``nn.Module.__init__``)."""
-        value = func.value
-        if not (isinstance(value, cst.Call) and not value.args and
-                isinstance(value.func, cst.Name) and value.func.value == "super"):
+        if not _is_super(func.value):
             return None
         obj = self.frame.self_obj
         info = self._class_of(obj) if obj is not None else None
@@ -453,6 +491,11 @@ class TorchSemantics:
             pos, kw = self._args(call)
             return self.call_ref(call, self.method_ref(found[0], found[1]), pos, kw,
                                  self.frame.self_obj)
+        if attr == "__init__" and _is_super(func.value):
+            # a base's __init__ the engine does not know (``nn.Module.__init__``): not
+            # the running class's own again
+            self._args(call)
+            return NONE
         recv = self.eval(func.value)
         if recv.kind == "ns":
             pos, kw = self._args(call)
@@ -482,12 +525,6 @@ class TorchSemantics:
         if info is not None:
             m = self._method(info, attr)
             if m is not None:
-                if recv.kind == "module" and attr != "forward" and info.gid != self.gid and \
-                        isinstance(recv.ref, tuple):
-                    # a method of an imported class (a library's clone(), adapt(), a
-                    # learned optimizer's step()) may use its parameters in graphs the
-                    # engine does not see whole: GG402 does not judge that module
-                    self.escaped.add(recv.ref)
                 pos, kw = self._args(call)
                 static = self._is_static(m)
                 return self.call_ref(call, self.method_ref(m, info, static=static), pos, kw,
@@ -592,23 +629,18 @@ class TorchSemantics:
                 recv.kind in ("unknown", "none") and attr in T.LIST_ADDS):
             # an object we know nothing of is taken for a list only by a list's own
             # methods: update()/add()/put() are as often a metric's or a logger's
-            key = self.key_of(func.value)
-            new = join_all([recv] + vals)
             if pos:
                 self._accumulate(call, func.value, pos[0][0], pos[0][1])
+            if isinstance(func.value, cst.IfExp):
+                # ``(no_decay if bias else decay).append(p)``: one of the two gets it
+                for branch in (func.value.body, func.value.orelse):
+                    key = self.key_of(branch)
+                    if key is not None and key in self.state.env:
+                        self._add_to(key, self.state.env[key].val, attr, pos, vals, weak=True)
+                return NONE
+            key = self.key_of(func.value)
             if key is not None:
-                old = self.state.env.get(key)
-                # what this iteration of the loop built and adds is that element's own
-                # graph (a list of per-iteration losses holds a graph per element)
-                cur = self.stamp()
-                each = recv.each | frozenset(
-                    s for v in vals for s in v.segs
-                    if self.segs[s].stamp[:len(cur)] == cur) if cur else recv.each
-                shape = element_shape(recv, pos[0][0]) if attr in ("append", "appendleft") \
-                    and len(pos) == 1 and recv.kind == "container" else None
-                self.state.env[key] = Binding(Val("container", new.segs, new.leaf, shape,
-                                                  each=each),
-                                              old.stmt if old else self.frame.stmt)
+                self._add_to(key, recv, attr, pos, vals)
             return NONE
         if recv.kind in ("container", "tuple") and not recv.grad:
             return self._propagate(vals)
@@ -768,6 +800,12 @@ def _module_dict_items(pos) -> list | None:
     if not items or not all(v.kind == "module" and isinstance(v.ref, tuple) for v in items[1]):
         return None
     return list(zip(*items))
+
+
+def _is_super(expr) -> bool:
+    """Whether ``expr`` is ``super()`` (no arguments)."""
+    return isinstance(expr, cst.Call) and not expr.args and \
+        isinstance(expr.func, cst.Name) and expr.func.value == "super"
 
 
 def _only_parameters(expr) -> bool:

@@ -179,6 +179,11 @@ INPLACE_MODULES = frozenset(n for n, e in _db.modules().items() if e.get("inplac
 # data does not), "never" (embedding saves its indices). From the table (probed at
 # generation time); a module not there is taken to save them.
 PARAMS_SAVED = {n: e["saves_params"] for n, e in _db.modules().items() if e.get("saves_params")}
+# torch.nn modules that never have parameters (pooling, activations, dropout, Flatten...;
+# not containers, not InstanceNorm, whose affine=True adds some): a graph through one
+# reaches no parameter, and an optimizer step changes nothing it saved. From the table
+# (instances probed at generation time with each bool option flipped).
+PARAMLESS_MODULES = frozenset(n for n, e in _db.modules().items() if e.get("paramless"))
 
 # Calls that make a leaf that requires grad.
 LEAF_CONSTRUCTORS = frozenset({"Parameter"})
@@ -197,6 +202,9 @@ RECURRENT_MODULES = {
 OPTIMIZER_SUFFIXES = _db.optimizers()
 # torch.nn.utils functions that return the module they are given (weight_norm(nn.Linear(...)))
 MODULE_WRAPPERS = frozenset(_db.data()["module_wrappers"])
+# Attributes every nn.Module has that hold a Python scalar (``self.training``): never a
+# submodule (torch_ops.json "module_scalars", from vars(nn.Module())).
+MODULE_SCALARS = frozenset(_db.data()["module_scalars"])
 
 # Methods that walk and free the graph of their receiver (Tensor.backward) or of their
 # first argument (wrappers: accelerate's Accelerator.backward, Lightning's

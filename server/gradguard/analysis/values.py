@@ -156,13 +156,27 @@ def _join_refs(kind: str, a, b):
     (callables), or None (not known)."""
     if a == b:
         return a
-    if kind not in CALLABLE_KINDS or a is None or b is None:
+    if kind == "module":
+        # two nn modules (``nn.Linear(...) if n else nn.Identity()``): each is called
+        if not all(isinstance(r, tuple) or isinstance(r, Alts) for r in (a, b)):
+            return None
+    elif kind not in CALLABLE_KINDS or a is None or b is None:
         return None
     options = list(a.options if isinstance(a, Alts) else (a,))
     for o in b.options if isinstance(b, Alts) else (b,):
         if not any(o is x or o == x for x in options):
             options.append(o)
     return Alts(tuple(options)) if len(options) <= MAX_ALTS else None
+
+
+def module_refs(v: Val) -> tuple:
+    """The known modules a value of kind "module" or "object" is: its ref, or each of
+    the alternatives where branches joined; () when not known."""
+    if isinstance(v.ref, tuple):
+        return (v.ref,)
+    if isinstance(v.ref, Alts):
+        return v.ref.options
+    return ()
 
 
 def dict_items(v: Val):
@@ -174,6 +188,31 @@ def dict_items(v: Val):
         return ()
     if isinstance(v.ref, tuple) and v.ref[0] == "dict":
         return v.ref[1], v.ref[2]
+    return None
+
+
+def param_owners(v: Val) -> frozenset | None:
+    """The modules whose parameters ``v`` holds, when it holds nothing else: one of
+    ``net.parameters()`` (store ``("param", net)``), a list filled from such
+    (``("params", modules)``), a list or tuple of those, an optimizer's parameter group
+    ``{"params": ..., "lr": ...}``; None when it may hold anything else."""
+    st = v.store
+    if isinstance(st, tuple) and st[0] == "param" and v.kind in ("tensor", "container"):
+        return frozenset({st[1]})
+    if isinstance(st, tuple) and st[0] == "params" and v.kind == "container":
+        return st[1]
+    items = dict_items(v)
+    if items:
+        keys, vals = items
+        return param_owners(vals[keys.index("params")]) if "params" in keys else None
+    if v.kind in ("container", "tuple") and v.elts:
+        out = frozenset()
+        for e in v.elts:
+            o = param_owners(e)
+            if o is None:
+                return None
+            out |= o
+        return out
     return None
 
 
@@ -277,7 +316,19 @@ def join(a: Val, b: Val) -> Val:
         src = merge_src((a, b)) if a.src is not None and b.src is not None else None
     return Val(kind, a.segs | b.segs, a.leaf or b.leaf, ref, elts,
                a.alias if a.alias == b.alias else None,
-               a.store if a.store == b.store else None, (a.each | b.each) - shared, src)
+               a.store if a.store == b.store else _join_params(a, b), (a.each | b.each) - shared,
+               src)
+
+
+def _join_params(a: Val, b: Val):
+    """The store of a join of two lists of gathered parameters (or of one and an empty
+    list: the loop that fills it may run zero times): the owners of both; else None."""
+    if a.kind != "container" or b.kind != "container":
+        return None
+    owners = [frozenset() if v.elts == () else param_owners(v) for v in (a, b)]
+    if None in owners or not (owners[0] or owners[1]):
+        return None
+    return ("params", owners[0] | owners[1])
 
 
 def join_all(vals) -> Val:

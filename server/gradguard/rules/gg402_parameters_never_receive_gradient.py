@@ -140,7 +140,7 @@ def _unreached(interp: Interpreter, st: Step, escaped: dict, no_graph: set):
     if t is None or not t.pure or not t.names or len(t.refs) < len(t.names) or \
             not t.refs <= interp.created:
         return None
-    mods = interp._descendants(t.refs)
+    mods = set(t.mods) or interp._descendants(t.refs)
     if any(d & mods for d in escaped.values()):
         return None
     p = st.stamp[-1] if st.stamp else None
@@ -168,10 +168,13 @@ def _finding(interp: Interpreter, st: Step, verdict, src: Source) -> Finding:
             related.append(Related(src.span(cut.node), Message(
                 msgid, {"code": src.code(cut.node, 40), "modules": names})))
     for b in backs:
-        if id(b.node) not in seen and len(related) < 6:
+        if id(b.node) not in seen and len(related) < 5:
             seen.add(id(b.node))
             related.append(Related(src.span(b.node), Message(
                 N_("this backward does not reach `{modules}`"), {"modules": names})))
+    if st.trained.site is not None:
+        related.append(Related(src.span(st.trained.site), Message(
+            N_("the optimizer took the parameters `{modules}` had here"), {"modules": names})))
     fix = _fix(interp, st, backs, mods, src)
     return Finding(RULE.code, src.span(st.node), message, tuple(related[:6]),
                    (fix,) if fix else ())
