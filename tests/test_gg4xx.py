@@ -264,3 +264,77 @@ def test_gg402_quiet_when_the_head_is_installed_before_the_optimizer():
     text = HEAD.replace("model.reset_head(5)\n", "").replace(
         "model = Net(3)\n", "model = Net(3)\nmodel.reset_head(5)\n")
     assert codes(text) == []
+
+
+# Variable(x, requires_grad=True) is x.detach() made a new leaf (torch's legacy
+# constructor): the loss behind it reaches no parameter, and nothing raises
+VARIABLE = """import torch
+import torch.nn as nn
+from torch.autograd import Variable
+
+model = nn.Linear(4, 2)
+optimizer = torch.optim.Adam(model.parameters(), lr=1e-3)
+loss_op = nn.CrossEntropyLoss()
+for _ in range(2):
+    x = [[1.0, 2.0, 3.0, 4.0]]
+    wrapped = False
+    if not isinstance(x, torch.Tensor):
+        x = torch.as_tensor(x)
+        wrapped = True
+    out = model(x)
+    if wrapped:
+        out = out.data
+    loss = loss_op(out, torch.tensor([1]))
+    loss = Variable(loss, requires_grad=True)
+    optimizer.zero_grad()
+    loss.backward()
+    optimizer.step()
+"""
+
+
+def test_gg402_a_loss_rewrapped_as_a_new_leaf_by_variable():
+    (f,) = analyze(VARIABLE).findings
+    assert (f.code, f.span.start.line) == ("GG402", 21)
+    assert [(r.span.start.line, r.message.render()) for r in f.related] == [
+        (16, "the graph from `model` is cut here"),
+        (20, "this backward does not reach `model`"),
+        (6, "the optimizer took the parameters `model` had here")]
+
+
+def test_a_python_list_is_no_tensor_and_variable_without_requires_grad_cuts():
+    # isinstance(list, torch.Tensor) is False: the .data branch is taken; without the
+    # flag, Variable(loss) has no graph and the backward raises (GG401)
+    text = VARIABLE.replace("Variable(loss, requires_grad=True)", "Variable(loss)")
+    assert [(f.code, f.span.start.line) for f in analyze(text).findings] == [("GG401", 20)]
+    # a tensor input never takes the .data branch
+    text = VARIABLE.replace("x = [[1.0, 2.0, 3.0, 4.0]]", "x = torch.randn(1, 4)")
+    assert codes(text.replace("Variable(loss, requires_grad=True)", "loss")) == []
+
+
+def test_gg402_quiet_on_a_model_known_only_from_its_methods():
+    # self.net comes from a factory the engine cannot read; self.net.train() makes it a
+    # model of self's; the loss goes through it and a LogSoftmax (which has no parameters)
+    text = """import torch
+from zoo import make_net
+
+
+class Learner(torch.nn.Module):
+    def __init__(self):
+        super(Learner, self).__init__()
+        self.net = make_net()
+        self.lsm = torch.nn.LogSoftmax(dim=1)
+        self.opt = torch.optim.SGD(self.parameters(), lr=0.1)
+
+    def observe(self, x, y):
+        self.net.train()
+        self.opt.zero_grad()
+        loss = torch.nn.functional.nll_loss(self.lsm(self.net(x)), y)
+        loss.backward()
+        self.opt.step()
+
+
+learner = Learner()
+for _ in range(2):
+    learner.observe(torch.randn(2, 4), torch.tensor([0, 1]))
+"""
+    assert codes(text) == []

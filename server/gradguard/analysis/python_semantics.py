@@ -214,7 +214,7 @@ class PythonSemantics:
                 obj = Val("object", ref=("anon", target.value.value, self.frame.id))
                 self.bind(target.value.value, obj)
                 self.state.env[("@", obj.ref, target.attr.value)] = Binding(val, stmt)
-            else:
+            elif target.attr.value not in T.CUT_ATTRIBUTES:
                 # kept where the engine does not look (``param.update = update``): it may
                 # be used from there in any way
                 self.escape([val])
@@ -456,7 +456,8 @@ class PythonSemantics:
     def _isinstance(self, pos) -> Val:
         """``isinstance(obj, C)`` where ``C`` is a class of this program and ``obj`` a
         module or object whose class is known, or ``obj`` is a tensor and ``C`` a builtin
-        container type or ``torch.Tensor``: True or False; else an unknown bool."""
+        container type or ``torch.Tensor``, or ``obj`` a Python list, number or None and
+        ``C`` ``torch.Tensor``: True or False; else an unknown bool."""
         vals = [v for v, _ in pos]
         if len(vals) == 2 and dict_items(vals[0]) is not None:
             # a dict (a literal, a comprehension, dict(...)) is a Mapping, no sequence
@@ -475,6 +476,9 @@ class PythonSemantics:
             if vals[1].kind == "ns" and vals[1].ref == "torch.Tensor":
                 return Val("scalar", ref=True)
             return SCALAR
+        if len(vals) == 2 and vals[0].kind in ("container", "tuple", "scalar", "none") and \
+                vals[1].kind == "ns" and vals[1].ref == "torch.Tensor":
+            return Val("scalar", ref=False)  # a Python list, number or None is no tensor
         if len(vals) != 2 or vals[1].kind != "class" or vals[0].kind not in ("module", "object"):
             return SCALAR
         ref = vals[0].ref

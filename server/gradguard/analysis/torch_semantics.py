@@ -241,6 +241,16 @@ class TorchSemantics:
         if len(parts) >= 2 and parts[1] == "distributions":
             return Val("dist", frozenset().union(*(v.segs for v in vals)) if vals else EMPTY,
                        any(v.leaf for v in vals))
+        if path in ("torch.autograd.Variable", "torch.autograd.variable.Variable") and pos:
+            # the legacy constructor: ``x.detach()`` with requires_grad set to the flag
+            # (torch/csrc/autograd/python_legacy_variable.cpp); a new leaf when it is True
+            rg = kw.get("requires_grad") or (pos[1] if len(pos) > 1 else None)
+            res = self.cut_value("detach", call, pos[0][0], Val("tensor", store=pos[0][0].store))
+            if rg is not None and literal_truth(rg[1]) is True and not self.no_grad:
+                # (its history: this cut, and those of the tensor it was given)
+                return replace(res, leaf=True, store=self.fresh_store(),
+                               src=merge_src([res, pos[0][0]]) or res.src)
+            return res
         if name in T.FACTORIES:
             rg = kw.get("requires_grad")
             leaf = rg is not None and literal_truth(rg[1]) is True and not self.no_grad
@@ -541,6 +551,8 @@ class TorchSemantics:
             key = self.key_of(func.value)
             if key is not None:
                 recv = Val("module", ref=("ext", key))
+                if key[0] == "@":  # (``self.net``: a submodule of ``self``)
+                    self.submodules.setdefault(key[1], set()).add(recv.ref)
                 self.state.env[key] = Binding(recv, self.state.env[key].stmt
                                               if key in self.state.env else self.frame.stmt)
         if attr in T.BACKWARD_METHODS:
@@ -593,7 +605,12 @@ class TorchSemantics:
                         b = self.state.env[k]
                         self.state.env[k] = Binding(self._strip(b.val), b.stmt)
             if attr in ("parameters", "named_parameters") and isinstance(recv.ref, tuple):
-                return Val("container", leaf=not self.no_grad, store=("param", recv.ref))
+                leaf, store = not self.no_grad, ("param", recv.ref)
+                # named_parameters() yields (name, parameter) pairs
+                pair = ("elem", Val("tuple", leaf=leaf, elts=(
+                    SCALAR, Val("tensor", leaf=leaf, store=store)))) \
+                    if attr == "named_parameters" else None
+                return Val("container", leaf=leaf, ref=pair, store=store)
             if attr == "register_buffer" and len(pos) >= 2 and \
                     isinstance(pos[0][1], cst.SimpleString) and isinstance(recv.ref, tuple):
                 self.state.env[("@", recv.ref, string_value(pos[0][1]))] = Binding(
@@ -803,9 +820,13 @@ def _module_dict_items(pos) -> list | None:
 
 
 def _is_super(expr) -> bool:
-    """Whether ``expr`` is ``super()`` (no arguments)."""
-    return isinstance(expr, cst.Call) and not expr.args and \
-        isinstance(expr.func, cst.Name) and expr.func.value == "super"
+    """Whether ``expr`` is ``super()``, or ``super(Cls, self)`` as Python 2 code spells it
+    in a method of ``Cls`` (taken for the same)."""
+    if not (isinstance(expr, cst.Call) and isinstance(expr.func, cst.Name) and
+            expr.func.value == "super"):
+        return False
+    return not expr.args or (len(expr.args) == 2 and isinstance(expr.args[1].value, cst.Name)
+                             and expr.args[1].value.value == "self")
 
 
 def _only_parameters(expr) -> bool:

@@ -141,6 +141,10 @@ def _unreached(interp: Interpreter, st: Step, escaped: dict, no_graph: set):
             not t.refs <= interp.created:
         return None
     mods = set(t.mods) or interp._descendants(t.refs)
+    # an attribute that held something unknown when the optimizer was built may have been
+    # any module: the model it later turns out to be (``self.net.train()``) counts as held
+    mods |= interp._descendants({c for m in mods for c in interp.submodules.get(m, ())
+                                 if c[0] == "ext"})
     if any(d & mods for d in escaped.values()):
         return None
     p = st.stamp[-1] if st.stamp else None
@@ -160,8 +164,13 @@ def _finding(interp: Interpreter, st: Step, verdict, src: Source) -> Finding:
                          "and `{modules}` does not train"),
                       {"optimizer": opt, "modules": names})
     related, seen = [], set()
+    # the cuts on the losses' own paths, when every loss's is known (a comparison that
+    # made a mask cut nothing the loss needed)
+    on_path = None if any(b.src is None for b in backs) else \
+        {id(c.node) for b in backs for c in b.src}
     for cut, stamp in interp.cut_log:
-        if (p is None or p in stamp) and cut.reach & mods and id(cut.node) not in seen:
+        if (p is None or p in stamp) and cut.reach & mods and id(cut.node) not in seen and \
+                (on_path is None or id(cut.node) in on_path):
             seen.add(id(cut.node))
             msgid = N_("`{code}` runs under no_grad here") if cut.kind == "no_grad_call" \
                 else N_("the graph from `{modules}` is cut here")
