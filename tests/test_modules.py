@@ -760,3 +760,46 @@ def test_of_two_in_place_modules_in_one_sequential_the_one_that_changed_the_save
         "            nn.ReLU(False),", "            nn.Conv2d(dim, dim, 3, 1, 1),",
         "            nn.ReLU(True),"]
     assert analyze(fixed).findings == ()
+
+
+# a loop over an nn.Sequential's layers runs each layer as itself: a frozen extractor's
+# convolutions build no graph from targets computed once (the style-transfer recipe)
+FROZEN_FEATURES = """import torch
+from torch import nn
+import torch.nn.functional as F
+
+
+class Features(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.layers = nn.Sequential(nn.Conv2d(3, 4, 3), nn.ReLU(), nn.Conv2d(4, 4, 3))
+
+    def forward(self, x):
+        outs = []
+        for i, layer in enumerate(self.layers):
+            x = layer(x)
+            if i != 1:
+                outs.append(x)
+        return outs
+
+
+net = Features()
+net.requires_grad_(False)
+targets = net(torch.rand(1, 3, 9, 9))
+image = torch.rand(1, 3, 9, 9, requires_grad=True)
+opt = torch.optim.Adam([image], lr=0.1)
+for _ in range(3):
+    opt.zero_grad()
+    loss = sum(F.mse_loss(a, b) for a, b in zip(net(image), targets))
+    loss.backward()
+    opt.step()
+"""
+
+
+def test_a_loop_over_a_frozen_sequentials_layers_builds_no_graph():
+    assert analyze(FROZEN_FEATURES).findings == ()
+
+
+def test_a_loop_over_a_trained_sequentials_layers_builds_one():
+    text = FROZEN_FEATURES.replace("net.requires_grad_(False)\n", "")
+    assert [(f.code, f.span.start.line) for f in analyze(text).findings] == [("GG103", 27)]

@@ -13,7 +13,7 @@ import libcst as cst
 
 from gradguard.analysis.frames import LOOP_PASSES, MAX_LOOP_NESTING, LoopCtx, children_of, \
     literal_int, string_value
-from gradguard.analysis.python_semantics import int_of, names_in, range_length
+from gradguard.analysis.python_semantics import int_of, known_int, names_in, range_length
 from gradguard.analysis.values import EMPTY, NONE, SCALAR, UNKNOWN, Binding, Cond, State, Val, \
     join_states
 
@@ -318,7 +318,9 @@ class ControlFlow:
             # optimizer in turn, so each step() trains its own modules
             elements = list(it.elts)
         else:
-            return False
+            elements = self._module_sequence(stmt.iter)
+            if elements is None:
+                return False
         saved_exits = self._loop_exits
         outs = []
         for element in elements:
@@ -336,6 +338,26 @@ class ControlFlow:
                 break
         self.state = join_states(outs + [self.state])
         return True
+
+    def _module_sequence(self, node) -> list | None:
+        """``for layer in self.layers`` (``enumerate(self.layers)``) over an
+        ``nn.Sequential`` / ``ModuleList`` of several known children: the children in
+        order (with their index), so that each runs as itself (a frozen conv, an in-place
+        ReLU) rather than as a module not known; else None."""
+        numbered = isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and \
+            node.func.value == "enumerate" and len(node.args) == 1 and not node.args[0].keyword
+        seq = node.args[0].value if numbered else node
+        if not isinstance(seq, (cst.Name, cst.Attribute)) or (
+                numbered and self.lookup_key("enumerate") is not None):
+            return None
+        v = self.eval(seq)
+        kids = v.elts if v.kind == "module" else None
+        if not kids or not 2 <= len(kids) <= 64 or \
+                not all(k.kind == "module" and isinstance(k.ref, tuple) for k in kids):
+            return None
+        if not numbered:
+            return list(kids)
+        return [Val("tuple", elts=(known_int(i), k)) for i, k in enumerate(kids)]
 
     def _nth_element(self, item: Val, each: frozenset, k: int) -> Val:
         """The element pass ``k`` of a loop gets from a container whose ``each`` segments
