@@ -122,6 +122,11 @@ def test_gg401_quiet_on_what_is_not_known(text):
      "m = M()\nm.score(torch.randn(3, 2)).sum().backward()\n", 11),
     ("import torch\nnet = torch.nn.Linear(2, 1)\nt = torch.tensor(0.0)\n"
      "t += net(torch.randn(3, 2)).sum().item()\nt.backward()\n", 5),
+    # a comparison of tensors (aten gt) has no derivative: the mask carries no graph,
+    # and the argmax already cut the loss
+    ("import torch\nnet = torch.nn.Linear(2, 3)\nx = torch.randn(4, 2)\n"
+     "mask = (torch.rand(4) > 0.3).float()\npred = net(x).argmax(1).float()\n"
+     "(pred * mask).mean().backward()\n", 6),
 ])
 def test_gg401_reported(text, line):
     found = [f for f in analyze(text).findings if f.code == "GG401"]

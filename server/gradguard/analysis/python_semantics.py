@@ -14,8 +14,8 @@ from gradguard.analysis.frames import (MAX_DEPTH, MAX_FOREIGN_DEPTH, MAX_FOREIGN
                                        Frame, FuncRef, Partial, calls_in, children_of, dotted,
                                        is_global, literal_int, string_value)
 from gradguard.analysis.values import (CALLABLE_KINDS, EMPTY, Alts, NONE, SCALAR, UNKNOWN, Binding,
-                                       Val, dict_items, join, join_all, join_states, merge_src,
-                                       module_refs)
+                                       Cut, Val, dict_items, join, join_all, join_states,
+                                       merge_src, module_refs)
 
 
 _BUILTIN_TYPES = frozenset({"tuple", "list", "dict", "set", "frozenset", "str", "bytes", "int",
@@ -57,6 +57,11 @@ def _module_method_receivers(func) -> frozenset:
     return frozenset(c.func.value.value for c in calls_in(func.body)
                      if isinstance(c.func, cst.Attribute) and isinstance(c.func.value, cst.Name)
                      and c.func.attr.value in T.MODULE_METHODS)
+
+
+# the aten op of each comparison operator
+_COMPARISON_OPS = {cst.LessThan: "lt", cst.GreaterThan: "gt", cst.Equal: "eq",
+                   cst.NotEqual: "ne", cst.LessThanEqual: "le", cst.GreaterThanEqual: "ge"}
 
 
 def _module_attribute(attr: str) -> Val:
@@ -593,6 +598,12 @@ class PythonSemantics:
                         isinstance(b, tuple) and a[0] == b[0] == "str":
                     return Val("scalar", ref=(a == b) == isinstance(
                         node.comparisons[0].operator, cst.Equal))
+            ops = [_COMPARISON_OPS.get(type(c.operator)) for c in node.comparisons]
+            if len(rights) == 1 and ops[0] in T.CUT_METHODS and left.kind == "tensor" and \
+                    rights[0].kind in ("tensor", "scalar"):
+                # ``x > 0.3``: aten gt/lt/eq... has no derivative (the table): a bool
+                # tensor known to have no graph
+                return Val("tensor", store=self.fresh_store(), src=(Cut("factory", node),))
             return Val("tensor")
         if isinstance(node, cst.BooleanOperation):
             left = self.eval(node.left)
