@@ -154,6 +154,10 @@ def _merge(rows: list[dict]) -> dict:
                       x if x in r["inputs"] or x == "derived" else "output")
     # what each overload saves, simplified: input names, "result"/"output", "derived"
     e["saves"] = sorted(saves)
+    if all(r["diff"] == "formula" and "result" in r["saves"] for r in rows):
+        # every overload's backward needs the result (norm, prod; not pow, whose
+        # Tensor_Scalar overload saves only its input)
+        e["result_saved"] = 1
     if any(r["view"] for r in rows):
         e["view"] = 1
     # output positions that never carry a graph in any overload that has them

@@ -195,6 +195,27 @@ def test_gg202_inplace_division_of_saved_output():
     assert analyze(fixed).findings == ()
 
 
+def test_gg202_inplace_change_of_an_output_its_op_saved_with_its_input():
+    # LinalgVectorNormBackward0 saves the norm's result as well as its input
+    # (derivatives.yaml: every overload of norm uses ``result``)
+    src = ("import torch\n"
+           "w = torch.randn(3, requires_grad=True)\n"
+           "theta = torch.norm(w, dim=-1, keepdim=True)\n"
+           "theta += 1e-10\n"
+           "(w / theta).sum().backward()\n")
+    f = _only(src, "GG202")
+    assert f.span.start.line == 4
+    assert f.message.render() == ("In-place change of `theta`, which "
+                                  "`torch.norm(w, dim=-1, keepdim=True)` (line 3) saved for "
+                                  "backward")
+    fixed = apply_edits(src, f.preferred_fix.edits)
+    assert "theta = theta + 1e-10\n" in fixed
+    assert analyze(fixed).findings == ()
+    # pow with a number exponent saves only its input (its Tensor_Tensor overload saves
+    # the result too): changing the result is fine
+    assert analyze(src.replace("torch.norm(w, dim=-1, keepdim=True)", "w.pow(2)")).findings == ()
+
+
 def test_gg202_silent_on_inplace_add_nobody_saved():
     src = ("import torch\n"
            "emb = torch.nn.Embedding(10, 4)\n"

@@ -95,7 +95,7 @@ class AutogradEffects:
         """The result of a differentiable operation on ``vals``: a new segment when any
         input requires grad (and grad mode is on), else a plain tensor. ``saves``: True
         (the node saves its inputs, or only those in ``keep`` when given), "output" (its
-        result) or False (nothing)."""
+        result), "both" (its inputs and its result) or False (nothing)."""
         vals = list(vals)
         store = self.fresh_store()
         if self.no_grad:
@@ -108,6 +108,8 @@ class AutogradEffects:
             saved = ((store, 0),)
         else:
             saved = self.saved_of(vals if keep is None else keep) if saves else ()
+            if saves == "both":
+                saved += ((store, 0),)
         leaves = frozenset(v.store for v in vals if v.leaf and v.store is not None)
         return Val("tensor", self.new_seg(node, label, parents, bool(saves), inputs, saved,
                                           leaves, ins=vals),

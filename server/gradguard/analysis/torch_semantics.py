@@ -269,7 +269,8 @@ class TorchSemantics:
                 pos[0][0].store is not None:
             # F.relu(x, inplace=True) and friends change their input
             return self.in_place(call, pos[0][0], vals[1:])
-        saves = "output" if name in T.OUTPUT_SAVING else \
+        saves = "output" if name in T.OUTPUT_SAVING else "both" if \
+            name in T.OUTPUT_AND_INPUT_SAVING else \
             T.known_function(path) and name not in T.NON_SAVING_FUNCTIONS
         if any(v.kind in ("module", "object") for v in vals):
             self.escape(vals)  # torch.compile(net), torch.func.functional_call(net, ...)
@@ -723,7 +724,8 @@ class TorchSemantics:
             return res
         if recv.kind == "unknown" and not recv.grad:
             return self._propagate(vals)
-        saves = "output" if attr in T.OUTPUT_SAVING else attr not in T.NON_SAVING_METHODS
+        saves = "output" if attr in T.OUTPUT_SAVING else "both" if \
+            attr in T.OUTPUT_AND_INPUT_SAVING else attr not in T.NON_SAVING_METHODS
         res = self.op(call, attr, [recv] + vals, saves)
         if attr in T.VIEW_METHODS and recv.store is not None:
             res = Val(res.kind, res.segs, res.leaf, store=recv.store, src=res.src)

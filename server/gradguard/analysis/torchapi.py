@@ -164,6 +164,23 @@ OUTPUT_SAVING = frozenset(
      _differentiable(m)} |
     {n for n, srcs in _FUNCTIONS.items() if _kind(srcs) == "output" and all(d for _, _, d in srcs)})
 
+def _saves_output_too(name: str) -> bool:
+    """Every overload of op ``name`` has a derivatives.yaml formula that uses its result,
+    and one uses an input."""
+    e, saved = _db.op(name), _db.op_saved(name)
+    return e is not None and e.get("result_saved") == 1 and saved is not None and \
+        bool(saved - _db.OUTPUT_NAMES)
+
+
+# Operations whose backward uses their output *and* inputs (an in-place change of either
+# breaks them): LinalgVectorNormBackward0 (``torch.norm``), ProdBackward0,
+# StdBackward0... save ``result`` and ``self`` in derivatives.yaml (formulas only, not a
+# composite's probed call, whose recorded nodes may save another node's result).
+OUTPUT_AND_INPUT_SAVING = frozenset(
+    name for n, e in _db.data()["ops"].items() if not n.endswith("_") and _saves_output_too(n)
+    for name in [n, *(n.removeprefix(m + "_") for m in e.get("module", ()))]
+    if name not in _db.data()["functional"])
+
 # In-place tensor methods that do not change values autograd saved.
 NOT_INPLACE = frozenset({"detach_", "requires_grad_", "retain_grad_", "share_memory_",
                          "register_hook_", "zero_grad_"})

@@ -19,6 +19,7 @@ import os
 from functools import lru_cache
 
 _OUTPUTS = frozenset({"result", "output", "derived"})
+OUTPUT_NAMES = _OUTPUTS
 
 
 @lru_cache(maxsize=None)
