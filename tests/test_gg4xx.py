@@ -343,3 +343,65 @@ for _ in range(2):
     learner.observe(torch.randn(2, 4), torch.tensor([0, 1]))
 """
     assert codes(text) == []
+
+
+# an actor-critic worker keeps (log_prob, reward, value) tuples, cleared after each update;
+# the update rebuilds the log-probs with torch.tensor, a new tensor cut from their graph
+WORKER = """import torch
+import torch.nn as nn
+from torch.distributions import Categorical
+
+
+class Worker:
+    def __init__(self):
+        self.actor = nn.Sequential(nn.Linear(4, 2), nn.Softmax(dim=-1))
+        self.critic = nn.Linear(4, 1)
+        self.actor_opt = torch.optim.Adam(self.actor.parameters(), lr=1e-3)
+        self.critic_opt = torch.optim.Adam(self.critic.parameters(), lr=1e-3)
+        self.memory = []
+
+    def rollout(self, state):
+        for _ in range(3):
+            dist = Categorical(self.actor(state))
+            action = dist.sample()
+            self.memory.append((dist.log_prob(action), float(action), self.critic(state)))
+            state = state + 0.1
+
+    def learn(self):
+        returns, R = [], 0.0
+        for _, r, _ in reversed(self.memory):
+            R = r + 0.9 * R
+            returns.insert(0, R)
+        returns = torch.tensor(returns).unsqueeze(1)
+        log_probs = torch.tensor([m[0] for m in self.memory]).unsqueeze(1)
+        values = torch.stack([m[2] for m in self.memory])
+        advantage = returns - values
+        loss = -(log_probs * advantage.detach()).mean() + advantage.pow(2).mean()
+        self.actor_opt.zero_grad()
+        self.critic_opt.zero_grad()
+        loss.backward()
+        self.actor_opt.step()
+        self.critic_opt.step()
+        self.memory.clear()
+
+
+worker = Worker()
+for _ in range(3):
+    worker.rollout(torch.zeros(4))
+    worker.learn()
+"""
+
+
+def test_gg402_log_probs_rebuilt_with_torch_tensor():
+    (f,) = analyze(WORKER).findings
+    assert (f.code, f.span.start.line) == ("GG402", 34)
+    assert [(r.span.start.line, r.message.render()) for r in f.related] == [
+        (27, "the graph from `self.actor` is cut here"),
+        (33, "this backward does not reach `self.actor`"),
+        (10, "the optimizer took the parameters `self.actor` had here")]
+
+
+def test_gg402_quiet_on_log_probs_stacked():
+    text = WORKER.replace("torch.tensor([m[0] for m in self.memory])",
+                          "torch.stack([m[0] for m in self.memory])")
+    assert codes(text) == []

@@ -907,9 +907,16 @@ class PythonSemantics:
                 return SCALAR
             if func_node.value in ("list", "tuple", "sorted", "reversed", "set", "iter"):
                 v = join_all(vals) if vals else NONE
-                return Val("container", v.segs, v.leaf,
-                           elts=vals[0].elts if len(vals) == 1 and vals[0].elts else None,
-                           each=v.each)
+                one = vals[0] if len(vals) == 1 and not kw else None
+                # the same elements (reversed or sorted: the same shape of element)
+                shape = one.ref if one is not None and one.kind == "container" and \
+                    isinstance(one.ref, tuple) and one.ref[0] == "elem" else None
+                elts = one.elts if one is not None and one.elts else None
+                if elts is not None and func_node.value in ("sorted", "set"):
+                    elts = None  # (an order not known)
+                elif elts is not None and func_node.value == "reversed":
+                    elts = elts[::-1]
+                return Val("container", v.segs, v.leaf, shape, elts=elts, each=v.each)
             if func_node.value in ("zip", "enumerate") and vals and not kw:
                 # an element is a tuple: (index, element) / one element of each iterable
                 of = vals[:1] if func_node.value == "enumerate" else vals

@@ -258,6 +258,12 @@ class TorchSemantics:
             # and not as_tensor/asarray (which return a tensor argument itself)
             known = (rg is None or literal_truth(rg[1]) is False) and \
                 not any(a.star == "**" for a in call.args) and name not in T.ALIASING_FACTORIES
+            given = frozenset().union(*(v.segs for v in vals)) if vals else EMPTY
+            reach = self.reach_of(given)[0] if given and not self.no_grad else EMPTY
+            if reach:
+                # ``torch.tensor([log_prob, ...])``: a new tensor of the values of tensors
+                # that had a graph, cut from it
+                self.cut_log.append((Cut("factory", call, True, reach), self.stamp()))
             return Val("tensor", leaf=leaf, store=self.fresh_store(),
                        src=(Cut("factory", call),) if known else (() if leaf else None))
         if parts[1:2] == ["nn"] and len(parts) >= 3 and parts[2] == "utils":
@@ -688,7 +694,11 @@ class TorchSemantics:
             if attr in ("clear",):
                 key = self.key_of(func.value)
                 if key is not None and key in self.state.env:
-                    self.state.env[key] = Binding(Val("container"), self.state.env[key].stmt)
+                    # empty again: a dict stays a dict, a list is as an empty literal
+                    # (what is appended next gives it its element shape again)
+                    empty = Val("container", ref="dict") if dict_items(recv) is not None \
+                        else Val("container", elts=())
+                    self.state.env[key] = Binding(empty, self.state.env[key].stmt)
                 return NONE
             return self._propagate(vals)
         # tensors (or values that carry a graph)
