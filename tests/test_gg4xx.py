@@ -405,3 +405,40 @@ def test_gg402_quiet_on_log_probs_stacked():
     text = WORKER.replace("torch.tensor([m[0] for m in self.memory])",
                           "torch.stack([m[0] for m in self.memory])")
     assert codes(text) == []
+
+
+# every parameter frozen (the feature-extraction recipe applied to the new head too): a
+# batch list of (inputs, labels) tuples, a model none of whose parameters requires grad
+FROZEN_ALL = """import torch
+import torch.nn as nn
+
+model = nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Linear(8, 2))
+for p in model.parameters():
+    p.requires_grad = False
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+batches = [(torch.randn(3, 4), torch.randint(0, 2, (3,))) for _ in range(2)]
+for inputs, labels in batches:
+    loss = nn.functional.cross_entropy(model(inputs), labels)
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+"""
+
+
+def test_gg401_a_model_none_of_whose_parameters_requires_grad():
+    (f,) = analyze(FROZEN_ALL).findings
+    assert (f.code, f.span.start.line) == ("GG401", 12)
+    assert f.message.render() == (
+        "`loss` has no graph: `model(inputs)` on line 10 runs a module none of whose "
+        "parameters requires grad on inputs that do not either, so this backward raises "
+        "\"element 0 of tensors does not require grad and does not have a grad_fn\"")
+    assert [(r.span.start.line, r.span.start.column, r.message.render())
+            for r in f.related] == [
+        (8, 12, "this tensor does not require grad"),
+        (10, 39, "no parameter of this module requires grad"),
+        (8, 31, "this tensor does not require grad")]
+
+
+def test_gg401_quiet_when_the_last_layer_is_trained_again():
+    text = FROZEN_ALL.replace("opt = torch", "model[2].requires_grad_(True)\nopt = torch")
+    assert codes(text) == []

@@ -820,6 +820,10 @@ class PythonSemantics:
             # ``[Block(d) for _ in range(n)]``: every element is a module built the same
             # way; one stands for them all (an nn.Sequential / ModuleList of them runs it)
             out = replace(out, elts=(v,))
+        elif v.kind == "tuple" and v.elts and not isinstance(node, cst.DictComp):
+            # ``[(torch.randn(8, 3), torch.randint(0, 4, (8,))) for _ in range(n)]``: every
+            # element is such a tuple (a loop over it unpacks the parts apart)
+            out = replace(out, ref=("elem", v))
         elif v.kind == "tensor" and v.store is not None:
             # ``[conv(x) for conv in convs]``, ``{k: sigmoid(h(x)) for k, h in ...}``: an
             # element is a tensor made there; an in-place change of one

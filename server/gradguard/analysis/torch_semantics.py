@@ -127,7 +127,9 @@ class TorchSemantics:
                        src=self.no_grad_src() if known else None)
         if ref is not None and ref in self.frozen and not any(v.grad for v, _ in pos):
             # (a frozen module on inputs that need no grad: no graph at all)
-            return Val("tensor", store=self.fresh_store())
+            given = merge_src([v for v, _ in pos])
+            return Val("tensor", store=self.fresh_store(),
+                       src=None if given is None else given + (Cut("frozen", call),))
         inputs = tuple((node, v.segs) for v, node in pos
                        if isinstance(node, (cst.Name, cst.Attribute, cst.Subscript)) and
                        v.kind == "tensor" and v.segs)

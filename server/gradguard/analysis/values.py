@@ -73,7 +73,8 @@ class Cut:
     (``.detach()``/``detach_()``), "data" (``.data``), "no_grad" (computed under
     ``no_grad``/``inference_mode``: ``node`` is the ``with`` or the decorated ``def``),
     "item" (a Python number: ``.item()``, ``float()``), "factory" (a new tensor:
-    ``torch.tensor(...)``, ``torch.zeros(...)``, a non-differentiable op).
+    ``torch.tensor(...)``, ``torch.zeros(...)``, a non-differentiable op), "frozen" (a
+    module whose parameters do not require grad, on inputs that do not).
     ``had_graph``: the cut value had a graph or was a grad leaf (removing the cut would
     give the result one); ``reach``: the modules whose parameters that graph reached."""
 

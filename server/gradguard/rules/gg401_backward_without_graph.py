@@ -107,6 +107,10 @@ _WHY = {
                   "does not require grad, and nothing on its way to this backward requires "
                   "grad, so it raises \"element 0 of tensors does not require grad and does "
                   "not have a grad_fn\""),
+    "frozen": N_("`{tensor}` has no graph: `{cut}` on line {cut_line} runs a module none of "
+                 "whose parameters requires grad on inputs that do not either, so this "
+                 "backward raises \"element 0 of tensors does not require grad and does not "
+                 "have a grad_fn\""),
 }
 
 _WHERE = {
@@ -115,6 +119,7 @@ _WHERE = {
     "item": N_("the graph is cut here"),
     "no_grad": N_("computed without grad here"),
     "factory": N_("this tensor does not require grad"),
+    "frozen": N_("no parameter of this module requires grad"),
 }
 
 
