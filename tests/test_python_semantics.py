@@ -1107,3 +1107,32 @@ def test_a_dict_slot_of_a_known_key_is_replaced_each_step():
             print(trainer.train_step(torch.randn(6, 8), torch.randint(0, 3, (6,))))
         """)
     assert _found(program) == []
+
+
+# random.Random(seed) has the random module's functions as methods; sample() gives
+# elements of its population: log-probs kept across episodes are walked again
+REPLAY = """import random
+import torch
+
+policy = torch.nn.Linear(4, 2)
+opt = torch.optim.Adam(policy.parameters(), lr=1e-2)
+rng = random.Random(0)
+memory = []
+for episode in range(3):
+    for _ in range(4):
+        memory.append(torch.log_softmax(policy(torch.randn(4)), -1)[0])
+    batch = rng.sample(memory, 2)
+    opt.zero_grad()
+    loss = -torch.stack(batch).sum()
+    loss.backward()
+    opt.step()
+"""
+
+
+def test_a_replay_memory_of_graphs_sampled_with_random_is_walked_again():
+    assert [(f.code, f.span.start.line) for f in analyze(REPLAY).findings] == [("GG102", 14)]
+
+
+def test_a_replay_memory_emptied_each_episode_is_not():
+    text = REPLAY.replace("    opt.step()\n", "    opt.step()\n    memory.clear()\n")
+    assert analyze(text).findings == ()

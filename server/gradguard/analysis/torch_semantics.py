@@ -171,6 +171,9 @@ class TorchSemantics:
         parts = path.split(".")
         name = parts[-1]
         vals = [v for v, _ in pos] + [v for v, _ in kw.values()]
+        found = self._random_call(path, pos) if parts[0] == "random" else None
+        if found is not None:
+            return found
         if path in ("torch.autograd.backward", "torch.autograd.grad") or \
                 (len(parts) >= 2 and parts[-2] == "autograd" and name in ("backward", "grad")):
             api = "autograd.grad" if name == "grad" else "autograd.backward"
@@ -356,6 +359,25 @@ class TorchSemantics:
                                for c in children):
             return None
         return tuple(children)
+
+    def _random_call(self, path: str, pos) -> Val | None:
+        """Python's ``random`` module. ``random.Random(seed)`` is an instance whose methods
+        are the module's functions (those are bound methods of a hidden instance,
+        Lib/random.py); ``sample``/``choices`` give elements of their population,
+        ``choice`` one of them; None for the rest (any call of a library)."""
+        name = path.removeprefix("random.")
+        population = pos[0][0] if pos else None
+        if name in ("Random", "SystemRandom"):
+            return Val("ns", ref="random")
+        if name in ("sample", "choices") and population is not None and \
+                population.kind in ("container", "tuple"):
+            return Val("container", population.segs, population.leaf,
+                       population.ref if isinstance(population.ref, tuple) and
+                       population.ref[0] == "elem" else None, each=population.each)
+        if name == "choice" and population is not None and \
+                population.kind in ("container", "tuple"):
+            return self._element(population)
+        return None
 
     def _trained_modules(self, call: cst.Call, pos):
         """What an optimizer trains: ``(names, refs)`` of the modules whose
