@@ -803,3 +803,77 @@ def test_a_loop_over_a_frozen_sequentials_layers_builds_no_graph():
 def test_a_loop_over_a_trained_sequentials_layers_builds_one():
     text = FROZEN_FEATURES.replace("net.requires_grad_(False)\n", "")
     assert [(f.code, f.span.start.line) for f in analyze(text).findings] == [("GG103", 27)]
+
+
+# copy.deepcopy(net): a module of the same class with parameters of its own
+MAML_COPY = """import copy
+import torch
+import torch.nn as nn
+
+model = nn.Sequential(nn.Linear(1, 8), nn.ReLU(), nn.Linear(8, 1))
+meta_opt = torch.optim.Adam(model.parameters(), lr=1e-3)
+for _ in range(2):
+    learner = copy.deepcopy(model)
+    x, y = torch.randn(5, 1), torch.randn(5, 1)
+    inner = ((learner(x) - y) ** 2).mean()
+    grads = torch.autograd.grad(inner, learner.parameters())
+    for p, g in zip(learner.parameters(), grads):
+        p.data -= 0.01 * g
+    meta_loss = ((learner(x) - y) ** 2).mean()
+    meta_opt.zero_grad()
+    meta_loss.backward()
+    meta_opt.step()
+"""
+
+
+def test_a_deep_copy_trains_apart_from_the_model_it_copies():
+    # the meta-loss goes through the copy's own leaves: the meta-optimizer gets nothing
+    assert [(f.code, f.span.start.line) for f in analyze(MAML_COPY).findings] == [
+        ("GG402", 17)]
+
+
+def test_a_target_network_copied_and_used_without_grad_is_quiet():
+    text = """import copy
+import torch
+import torch.nn as nn
+
+q = nn.Sequential(nn.Linear(4, 16), nn.ReLU(), nn.Linear(16, 2))
+target = copy.deepcopy(q)
+opt = torch.optim.Adam(q.parameters(), lr=1e-3)
+for step in range(3):
+    s, s2 = torch.randn(8, 4), torch.randn(8, 4)
+    with torch.no_grad():
+        y = 1.0 + 0.9 * target(s2).max(1).values
+    loss = ((q(s).max(1).values - y) ** 2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    if step % 2 == 0:
+        target.load_state_dict(q.state_dict())
+"""
+    assert analyze(text).findings == ()
+
+
+def test_parameters_of_one_of_two_models_change_in_place():
+    # an EMA teacher that is either a copy of the student or a new net: its update
+    # between the teacher's forward and the backward through it changes what it saved
+    text = """import copy
+import sys
+import torch
+import torch.nn as nn
+
+student = nn.Sequential(nn.Linear(4, 4), nn.Tanh(), nn.Linear(4, 4))
+teacher = copy.deepcopy(student) if len(sys.argv) > 1 else nn.Sequential(
+    nn.Linear(4, 4), nn.Tanh(), nn.Linear(4, 4))
+opt = torch.optim.SGD(student.parameters(), lr=0.1)
+for _ in range(2):
+    x = torch.randn(2, 4)
+    loss = ((student(x) - teacher(x)) ** 2).mean()
+    opt.zero_grad()
+    with torch.no_grad():
+        for t, s in zip(teacher.parameters(), student.parameters()):
+            t.mul_(0.9).add_(s, alpha=0.1)
+    loss.backward()
+    opt.step()
+"""
+    assert [(f.code, f.span.start.line) for f in analyze(text).findings] == [("GG201", 17)]

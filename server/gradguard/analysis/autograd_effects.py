@@ -121,6 +121,10 @@ class AutogradEffects:
         st = val.store
         if st is None:
             return
+        if st[0] == "params":  # a parameter of one of these modules
+            for r in sorted(st[1], key=repr):
+                self.bump(Val("tensor", store=("param", r)), node)
+            return
         self.state.versions[st] = self.state.versions.get(st, 0) + 1
         if self.state.version_guards:  # changed on this path, whatever the test said
             self.state.version_guards = frozenset(

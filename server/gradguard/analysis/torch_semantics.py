@@ -15,7 +15,7 @@ from gradguard.analysis.frames import (ClassInfo, FuncRef, LoopCtx, Partial, Tra
                                        dotted, is_global, literal_truth, string_value)
 from gradguard.analysis.values import (EMPTY, NONE, SCALAR, UNKNOWN, Alts, Binding, Cut, Val,
                                        dict_items, element_shape, join, join_all, list_elements,
-                                       merge_src, param_owners)
+                                       merge_src, module_refs, param_owners)
 
 
 class TorchSemantics:
@@ -174,6 +174,9 @@ class TorchSemantics:
         found = self._random_call(path, pos) if parts[0] == "random" else None
         if found is not None:
             return found
+        if path == "copy.deepcopy" and len(pos) == 1 and pos[0][0].kind == "module" and \
+                isinstance(pos[0][0].ref, tuple) and pos[0][0].ref[0] in ("nn", "obj", "self"):
+            return self._copied_module(call, pos[0][0], {})
         if path in ("torch.autograd.backward", "torch.autograd.grad") or \
                 (len(parts) >= 2 and parts[-2] == "autograd" and name in ("backward", "grad")):
             api = "autograd.grad" if name == "grad" else "autograd.backward"
@@ -359,6 +362,49 @@ class TorchSemantics:
                                for c in children):
             return None
         return tuple(children)
+
+    def _copied_module(self, call, module: Val, memo: dict) -> Val:
+        """``copy.deepcopy(net)``: a new module of the same class, its attributes copied,
+        its submodules copied in turn and its parameters new leaves of their own (the
+        copy trains apart from ``net``: a target network, a MAML learner's clone)."""
+        ref = module.ref
+        if ref in memo:
+            return Val("module", ref=memo[ref])
+        tag = (id(call),) + self.call_string()
+        if ref[0] == "nn":
+            new = ("nn", ref[1], tag + (ref[2],), ref[3], ref[4])
+        elif ref[0] == "obj":
+            new = ("obj", tag + ref[1], ref[2])
+        else:  # ("self", class key): the object a method runs on
+            new = ("obj", tag, ref[1])
+        memo[ref] = new
+        self.created.add(new)
+        if ref in self.inplace_ctors:
+            self.inplace_ctors[new] = self.inplace_ctors[ref]
+        if ref in self.frozen:
+            self.frozen.add(new)
+
+        def copied(v: Val) -> Val:
+            if v.kind == "module" and isinstance(v.ref, tuple) and v.ref[0] in ("nn", "obj"):
+                return self._copied_module(call, v, memo)
+            if v.kind == "module":
+                return Val("module")  # (a module not known: its copy is not known either)
+            if v.kind == "tensor" and v.leaf:
+                return Val("tensor", leaf=True, store=("p", next(self._ids)))
+            if v.segs:
+                return UNKNOWN  # (deepcopy of a tensor with a graph raises)
+            return v
+        for key, b in list(self.state.env.items()):
+            if key[0] == "@" and key[1] == ref:
+                self.state.env[("@", new, key[2])] = Binding(copied(b.val), b.stmt)
+        kids = self.submodules.get(ref)
+        if kids:
+            self.submodules[new] = {memo.get(k, k) for k in kids if k in memo} | {
+                self._copied_module(call, Val("module", ref=k), memo).ref
+                for k in kids if k not in memo and isinstance(k, tuple) and
+                k[0] in ("nn", "obj")}
+        elts = tuple(copied(e) for e in module.elts) if module.elts is not None else None
+        return Val("module", ref=new, elts=elts)
 
     def _random_call(self, path: str, pos) -> Val | None:
         """Python's ``random`` module. ``random.Random(seed)`` is an instance whose methods
@@ -635,8 +681,10 @@ class TorchSemantics:
                     for k in [k for k in self.state.env if k[0] == "@" and k[1] == r]:
                         b = self.state.env[k]
                         self.state.env[k] = Binding(self._strip(b.val), b.stmt)
-            if attr in ("parameters", "named_parameters") and isinstance(recv.ref, tuple):
-                leaf, store = not self.no_grad, ("param", recv.ref)
+            if attr in ("parameters", "named_parameters") and module_refs(recv):
+                # (of a name bound to one of two models: the parameters of one of them)
+                leaf, store = not self.no_grad, ("param", recv.ref) \
+                    if isinstance(recv.ref, tuple) else ("params", frozenset(module_refs(recv)))
                 # named_parameters() yields (name, parameter) pairs
                 pair = ("elem", Val("tuple", leaf=leaf, elts=(
                     SCALAR, Val("tensor", leaf=leaf, store=store)))) \
