@@ -685,3 +685,4 @@ for _ in range(2):
     text = (tmp_path / "train.py").read_text().replace("model.reset_head()\n", "")
     (tmp_path / "train.py").write_text(text)
     assert _check(tmp_path / "train.py").findings == ()
+

@@ -1050,3 +1050,15 @@ def test_gg102_quiet_when_the_branch_that_frees_the_list_also_empties_it():
 def test_gg102_when_the_list_keeps_the_freed_losses():
     f = _only(_ACCUMULATE_EVERY_K.format(reset=""), "GG102")
     assert f.span.start.line == 8
+
+
+
+def test_gg102_detaches_only_what_is_known_to_be_a_tensor():
+    # a library's deque of embeddings (a value of a kind not known) has no .detach()
+    from gradguard.analysis.values import Val
+    from gradguard.rules.gg102_graph_carried_across_iterations import detach_lines
+    graph = frozenset({1})
+    assert detach_lines([("xbm.embeddings", Val("unknown", graph))]) is None
+    assert detach_lines([("h", Val("tensor", graph))]) == ["h = h.detach()"]
+    pair = Val("tuple", graph, elts=(Val("tensor", graph), Val("tensor", graph)))
+    assert detach_lines([("hc", pair)]) == ["hc = tuple(t.detach() for t in hc)"]

@@ -288,9 +288,9 @@ def _read_first(name: str, loop: cst.CSTNode, src: Source) -> bool:
 
 def detach_lines(carried) -> list[str] | None:
     """The statements that detach each carried ``(name, value)`` (a tuple element-wise),
-    or None when one of them is a container or object ``.detach()`` cannot cut."""
-    if any(val.kind in ("container", "object") for name, val in carried
-           if not isinstance(name, Cached)):
+    or None when one of them is not known to be a tensor (a container, an object, a
+    ``deque`` of a library: ``.detach()`` of it would raise)."""
+    if any(not _detachable(val) for name, val in carried if not isinstance(name, Cached)):
         return None
     out = []
     for name, val in carried:
@@ -303,6 +303,13 @@ def detach_lines(carried) -> list[str] | None:
         else:
             out.append(f"{name} = {name}.detach()")
     return out
+
+
+def _detachable(val) -> bool:
+    """A tensor, or a tuple of values that are (an RNN's ``(h, c)``)."""
+    if val.kind == "tuple" and val.elts is not None:
+        return all(_detachable(e) for e in val.elts)
+    return val.kind == "tensor"
 
 
 def _detach_fix(h: Hazard, src: Source, carried) -> Fix | None:
