@@ -442,3 +442,53 @@ def test_gg401_a_model_none_of_whose_parameters_requires_grad():
 def test_gg401_quiet_when_the_last_layer_is_trained_again():
     text = FROZEN_ALL.replace("opt = torch", "model[2].requires_grad_(True)\nopt = torch")
     assert codes(text) == []
+
+
+# a learned inner loss (ML3-style meta-learning): torch.autograd.grad without create_graph
+# returns gradients with no graph, so the loss after the inner step never reaches loss_net
+META = """import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+loss_net = nn.Sequential(nn.Linear(2, 8), nn.ReLU(), nn.Linear(8, 1))
+meta_opt = torch.optim.Adam(loss_net.parameters(), lr=1e-3)
+for _ in range(2):
+    w = torch.zeros(1, requires_grad=True)
+    x, y = torch.randn(4, 1), torch.randn(4, 1)
+    inner = loss_net(torch.cat([x * w, y], 1)).mean()
+    (g,) = torch.autograd.grad(inner, [w])
+    fast = w - 0.1 * g
+    meta_loss = F.mse_loss(x * fast, y)
+    meta_opt.zero_grad()
+    meta_loss.backward()
+    meta_opt.step()
+"""
+
+
+def test_gg402_inner_gradients_without_create_graph():
+    (f,) = analyze(META).findings
+    assert (f.code, f.span.start.line) == ("GG402", 16)
+    assert [(r.span.start.line, r.message.render()) for r in f.related] == [
+        (11, "the graph from `loss_net` is cut here"),
+        (15, "this backward does not reach `loss_net`"),
+        (6, "the optimizer took the parameters `loss_net` had here")]
+    assert f.preferred_fix.title.render() == (
+        "Pass create_graph=True to `torch.autograd.grad`, so that the loss after the inner "
+        "step reaches the step's modules")
+    fixed = apply_edits(META, f.preferred_fix.edits)
+    assert "    (g,) = torch.autograd.grad(inner, [w], create_graph=True)\n" in fixed
+    assert codes(fixed) == []
+
+
+def test_gg401_a_loss_made_of_gradients_without_their_graph():
+    text = """import torch
+w = torch.randn(3, requires_grad=True)
+(g,) = torch.autograd.grad((w ** 2).sum(), [w])
+(g ** 2).sum().backward()
+"""
+    (f,) = analyze(text).findings
+    assert (f.code, f.span.start.line) == ("GG401", 4)
+    assert f.message.render().startswith(
+        "`(g ** 2).sum()` has no graph: it was computed from the gradients "
+        "`torch.autograd.grad((w ** 2).sum(), [w])` on line 3 returned without "
+        "create_graph=True")

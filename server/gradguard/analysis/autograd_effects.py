@@ -282,7 +282,7 @@ class AutogradEffects:
         retain = self._retains(api, pos, kw)
         freed = self.state.freed
         self.passes_with_backward.update(p for _, p in self.loop_stack)
-        self._log_backward(call, root_node, val, sure)
+        self._log_backward(call, root_node, val, sure, api == "autograd.grad")
         for rec in self.accumulations.values():
             # a backward that frees consumes the accumulated values themselves only, not a
             # graph they share (that part can never be backpropagated again: errD kept
@@ -315,13 +315,18 @@ class AutogradEffects:
             if self.state.partial:  # freed on this path now, whatever other paths did
                 self.state.partial = self.state.partial - val.segs
 
-    def _log_backward(self, call, root_node, val: Val, sure: bool = True) -> None:
+    def _log_backward(self, call, root_node, val: Val, sure: bool = True,
+                      returns_grads: bool = False) -> None:
         """Record the backward for GG402 (which modules its graph reaches), and report a
         root known to have no graph (GG401: autograd raises "element 0 of tensors does
         not require grad and does not have a grad_fn",
         torch/csrc/autograd/autograd.cpp)."""
         reach, wild = self.reach_of(val.segs)
-        if not val.segs and not val.leaf and val.src is None:
+        if returns_grads:
+            # torch.autograd.grad returns the gradients and leaves every .grad as it was:
+            # no optimizer sees them (unless the code writes .grad itself, GG402's guard)
+            reach, wild = EMPTY, False
+        elif not val.segs and not val.leaf and val.src is None:
             # a root of unknown provenance with no graph the engine knows: whatever graph
             # it has was built where the engine did not look, from parameters it cannot name
             wild = True

@@ -188,6 +188,12 @@ class TorchSemantics:
                     # create_graph=True: the gradients are differentiable functions of
                     # the graph they came from (double backward)
                     return Val("tuple", self.op(call, "grad", [root[0]]).segs)
+                if name == "grad" and create is None:
+                    # without create_graph the gradients have no graph: what is computed
+                    # from them (a MAML inner step) no longer depends on the loss's graph
+                    g = self.cut_value("grad", call, root[0],
+                                       Val("tensor", store=self.fresh_store()))
+                    return Val("tuple", ref=("elem", g), src=g.src)
             return Val("tuple") if name == "grad" else NONE
         if path == "functools.partial" and pos and pos[0][0].kind in ("func", "class"):
             # a callable of the user's with some arguments given now
@@ -272,8 +278,10 @@ class TorchSemantics:
                 # ``torch.tensor([log_prob, ...])``: a new tensor of the values of tensors
                 # that had a graph, cut from it
                 self.cut_log.append((Cut("factory", call, True, reach), self.stamp()))
+            # (a new leaf that requires grad: its history is where its values came from)
             return Val("tensor", leaf=leaf, store=self.fresh_store(),
-                       src=(Cut("factory", call),) if known else (() if leaf else None))
+                       src=(Cut("factory", call),) if known else
+                       ((merge_src(vals) or ()) if leaf else None))
         if parts[1:2] == ["nn"] and len(parts) >= 3 and parts[2] == "utils":
             return UNKNOWN
         if name.endswith("_") and len(parts) >= 3 and parts[2] == "init":

@@ -74,7 +74,8 @@ class Cut:
     ``no_grad``/``inference_mode``: ``node`` is the ``with`` or the decorated ``def``),
     "item" (a Python number: ``.item()``, ``float()``), "factory" (a new tensor:
     ``torch.tensor(...)``, ``torch.zeros(...)``, a non-differentiable op), "frozen" (a
-    module whose parameters do not require grad, on inputs that do not).
+    module whose parameters do not require grad, on inputs that do not), "grad" (the
+    gradients ``torch.autograd.grad`` returns without ``create_graph``).
     ``had_graph``: the cut value had a graph or was a grad leaf (removing the cut would
     give the result one); ``reach``: the modules whose parameters that graph reached."""
 

@@ -111,6 +111,10 @@ _WHY = {
                  "whose parameters requires grad on inputs that do not either, so this "
                  "backward raises \"element 0 of tensors does not require grad and does not "
                  "have a grad_fn\""),
+    "grad": N_("`{tensor}` has no graph: it was computed from the gradients `{cut}` on line "
+               "{cut_line} returned without create_graph=True, which have none, so this "
+               "backward raises \"element 0 of tensors does not require grad and does not "
+               "have a grad_fn\""),
 }
 
 _WHERE = {
@@ -120,6 +124,7 @@ _WHERE = {
     "no_grad": N_("computed without grad here"),
     "factory": N_("this tensor does not require grad"),
     "frozen": N_("no parameter of this module requires grad"),
+    "grad": N_("these gradients have no graph"),
 }
 
 

@@ -167,7 +167,7 @@ def _finding(interp: Interpreter, st: Step, verdict, src: Source) -> Finding:
     # the cuts on the losses' own paths, when every loss's is known (a comparison that
     # made a mask cut nothing the loss needed)
     on_path = None if any(b.src is None for b in backs) else \
-        {id(c.node) for b in backs for c in b.src}
+        {id(c.node) for b in backs for c in b.src} or None
     for cut, stamp in interp.cut_log:
         if (p is None or p in stamp) and cut.reach & mods and id(cut.node) not in seen and \
                 (on_path is None or id(cut.node) in on_path):
@@ -196,13 +196,21 @@ def _fix(interp: Interpreter, st: Step, backs, mods, src: Source) -> Fix | None:
     own = interp.backwards[st.backs - 1] if st.backs else None
     if own is None or not any(b is own for b in backs) or own.src is None:
         return None
-    cuts = [c for c in own.src if c.kind in ("detach", "data") and c.reach & mods]
+    cuts = [c for c in own.src if c.kind in ("detach", "data", "grad") and c.reach & mods]
     if len(cuts) != 1:
         return None
     cut = cuts[0]
     if any(b is not own and b.src is not None and any(c.node is cut.node for c in b.src)
            for b in backs):
         return None
+    if cut.kind == "grad":
+        # MAML's inner step: gradients that keep their graph (second-order)
+        edit = src.add_keyword(cut.node, "create_graph", "True")
+        if edit.span.path is not None:
+            return None
+        return Fix(Message(N_("Pass create_graph=True to `{code}`, so that the loss after the "
+                              "inner step reaches the step's modules"),
+                           {"code": src.code(cut.node.func, 40)}), (edit,), preferred=True)
     edit = cut_removal(cut.node, src)
     if edit is None:
         return None
