@@ -44,7 +44,10 @@ retry 2 2400 bash client/test/integration/install-code-server.sh "$CODE_SERVER_D
 step "type check, bundle, build GradGuard's wheel and package the .vsix"
 timeout 600 npm run package
 WHEEL="extension/out/wheel/gradguard-$(node -p 'require("./package.json").version')-py3-none-any.whl"
-"$PYTHON" -m zipfile -l out/gradguard.vsix | grep -q "^$WHEEL " || fail "out/gradguard.vsix does not ship $WHEEL"
+# (the listing is read to its end: `grep -q` would stop early and, under pipefail, the
+# lister's broken pipe would fail the check)
+"$PYTHON" -m zipfile -l out/gradguard.vsix | grep "^$WHEEL " >/dev/null ||
+    fail "out/gradguard.vsix does not ship $WHEEL"
 
 step "unit tests (node --test, stub vscode module)"
 PYTHON="$PYTHON" timeout 600 npm run test:unit
