@@ -492,3 +492,51 @@ w = torch.randn(3, requires_grad=True)
         "`(g ** 2).sum()` has no graph: it was computed from the gradients "
         "`torch.autograd.grad((w ** 2).sum(), [w])` on line 3 returned without "
         "create_graph=True")
+
+
+# gradient accumulation with zero_grad() between the backwards and the step
+ZERO_THEN_STEP = """import torch
+import torch.nn as nn
+
+model = nn.Linear(4, 1)
+optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+for step in range(4):
+    loss = model(torch.randn(2, 4)).pow(2).mean()
+    loss.backward()
+    if (step + 1) % 2 == 0:
+        optimizer.zero_grad(set_to_none=True)
+        nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+        optimizer.step()
+"""
+
+
+def test_gg402_a_step_right_after_zero_grad():
+    (f,) = analyze(ZERO_THEN_STEP).findings
+    assert (f.code, f.span.start.line) == ("GG402", 12)
+    assert f.message.render() == (
+        "`optimizer.step()` runs right after `optimizer.zero_grad(set_to_none=True)` (line 10) "
+        "with no backward in between: every gradient is None, so the step updates nothing "
+        "and the model does not train")
+    assert [(r.span.start.line, r.message.render()) for r in f.related] == [
+        (10, "the gradients are set to None here")]
+    fixed = apply_edits(ZERO_THEN_STEP, f.preferred_fix.edits)
+    assert fixed.splitlines()[9:12] == [
+        "        nn.utils.clip_grad_norm_(model.parameters(), 1.0)",
+        "        optimizer.step()",
+        "        optimizer.zero_grad(set_to_none=True)"]
+    assert codes(fixed) == []
+
+
+@pytest.mark.parametrize("before,after", [
+    # the usual order
+    ("    loss.backward()\n", "    optimizer.zero_grad()\n    loss.backward()\n"),
+    # zero_grad(set_to_none=False) leaves zeros, not None: not this finding
+    ("set_to_none=True", "set_to_none=False"),
+    # code the engine does not follow, given the model, may run a backward
+    ("        nn.utils.clip_grad_norm_", "        hooks.on_update(model)\n        nn.utils.clip_grad_norm_"),
+])
+def test_gg402_quiet_when_a_backward_may_run_after_zero_grad(before, after):
+    text = ZERO_THEN_STEP.replace(before, after)
+    if before == "    loss.backward()\n":
+        text = text.replace("        optimizer.zero_grad(set_to_none=True)\n", "")
+    assert codes(text) == []

@@ -141,10 +141,15 @@ class Backward:
 class Step:
     """An optimizer step: ``trained`` (:class:`~gradguard.analysis.frames.Trained`, or
     None when not known), ``stamp`` (loop passes then), ``optimizer``: the receiver;
-    ``backs``: how many backwards had run before it (the last is its own, usually)."""
+    ``backs``: how many backwards had run before it (the last is its own, usually);
+    ``cleared``: ``(call, statement)`` of the ``zero_grad()`` after which no backward (and
+    no code the engine does not follow that was given a graph) ran before this step, else
+    None; ``stmt``: the step's statement."""
 
     node: cst.CSTNode
     trained: object
     stamp: tuple
     optimizer: cst.CSTNode
     backs: int = 0
+    cleared: tuple | None = None
+    stmt: cst.CSTNode | None = None

@@ -141,6 +141,8 @@ class Interpreter(PythonSemantics, ControlFlow, ImportSemantics, TorchSemantics,
         # optimizer (its Trained) -> the modules a backward reached since its zero_grad()
         # set their gradients to None (None: not known which)
         self.grads_since_clear: dict = {}
+        # optimizer -> (call, statement, backwards run so far) of its last zero_grad()
+        self.cleared_at: dict = {}
 
     def run_module(self) -> None:
         """Interpret the module body (top-level statements, inlining calls)."""

@@ -995,6 +995,11 @@ class PythonSemantics:
         """``vals`` are handed to code the engine does not follow: the modules among them
         (a model, its parameters, a graph reaching them) may be used there in any way
         (GG402 stays quiet about them)."""
+        if any(v.segs or v.kind in ("module", "object") for v in vals):
+            # code the engine does not follow, given a graph or a model, may run a
+            # backward: what gradients an optimizer holds is no longer known
+            for opt in self.grads_since_clear:
+                self.grads_since_clear[opt] = None
         for v in vals:
             if v.kind in ("module", "object"):
                 self.escaped.update(module_refs(v))

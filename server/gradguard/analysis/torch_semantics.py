@@ -510,8 +510,12 @@ class TorchSemantics:
                           isinstance(closure.node.body, cst.IndentedBlock) else None)
             self._run_loop(ctx, lambda: self.call_ref(call, closure, [], {}, None))
         # the update happens after the closure's forward and backward
+        at = self.cleared_at.get(opt.ref)
+        cleared = at[:2] if at is not None and at[2] == len(self.backwards) and \
+            self.grads_since_clear.get(opt.ref, None) == frozenset() else None
         self.step_recs.append(Step(call, opt.ref if isinstance(opt.ref, Trained) else None,
-                                   self.stamp(), opt_node, len(self.backwards)))
+                                   self.stamp(), opt_node, len(self.backwards), cleared,
+                                   self.frame.stmt))
         self.param_updates += 1
         self.step_log.append(trained)
         stepped = self._descendants(trained.refs)
@@ -663,6 +667,7 @@ class TorchSemantics:
                 flag = kw.get("set_to_none") or (pos[0] if pos else None)
                 if flag is None or literal_truth(flag[1]) is True:
                     self.grads_since_clear[recv.ref] = frozenset()
+                    self.cleared_at[recv.ref] = (call, self.frame.stmt, len(self.backwards))
                 else:
                     self.grads_since_clear.pop(recv.ref, None)
             if attr.endswith("step"):

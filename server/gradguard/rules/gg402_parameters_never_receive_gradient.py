@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 
+import libcst as cst
 
 from gradguard.analysis.events import Step
 from gradguard.analysis.interp import Interpreter
@@ -127,10 +128,59 @@ def candidates(interp: Interpreter) -> list:
 def build_all(interp: Interpreter, src: Source) -> list[Finding]:
     """The GG402 findings: one per step of :func:`candidates`, unless the file writes
     gradients by hand."""
-    found = candidates(interp)
-    if not found or writes_grads(src.text):
+    if writes_grads(src.text):
         return []
-    return [_finding(interp, st, verdict, src) for st, verdict in found]
+    found = candidates(interp)
+    out = [_finding(interp, st, verdict, src) for st, verdict in found]
+    done = {id(st.node) for st, _ in found}
+    return out + [_cleared_finding(st, src) for st in cleared_steps(interp)
+                  if id(st.node) not in done]
+
+
+def cleared_steps(interp: Interpreter) -> list:
+    """The steps that, every time they ran, came right after their optimizer's
+    ``zero_grad()`` with no backward in between (the last record of each)."""
+    by_node: dict = {}
+    for st in interp.step_recs:
+        by_node.setdefault(id(st.node), []).append(st)
+    return [recs[-1] for recs in by_node.values()
+            if all(r.cleared is not None and r.cleared[0] is recs[0].cleared[0] for r in recs)]
+
+
+def _cleared_finding(st: Step, src: Source) -> Finding:
+    zero, zero_stmt = st.cleared
+    message = Message(N_("`{optimizer}.step()` runs right after `{zero}` (line {line}) with no "
+                         "backward in between: every gradient is None, so the step updates "
+                         "nothing and the model does not train"),
+                      {"optimizer": src.code(st.optimizer, 30), "zero": src.code(zero, 40),
+                       "line": src.line_ref(zero)})
+    related = (Related(src.span(zero), Message(N_("the gradients are set to None here"))),)
+    fix = None
+    if _same_block(zero_stmt, st.stmt, src):
+        # zero the gradients after the step instead (accumulation keeps working)
+        fix = Fix(Message(N_("Move `{zero}` after `{optimizer}.step()`"),
+                          {"zero": src.code(zero, 40), "optimizer": src.code(st.optimizer, 30)}),
+                  (src.delete_lines(zero_stmt),
+                   src.insert_line_after(st.stmt, src.statement_code(zero_stmt).strip())),
+                  preferred=True)
+    return Finding(RULE.code, src.span(st.node), message, related, (fix,) if fix else ())
+
+
+def _same_block(first, second, src: Source) -> bool:
+    """Whether two one-line statements of this file sit in one block, ``first`` above
+    ``second`` (the same indentation, nothing less indented between them)."""
+    if not all(isinstance(x, cst.SimpleStatementLine) and len(x.body) == 1 for x in
+               (first, second)):
+        return False
+    a, b = src.span(first), src.span(second)
+    if a.path is not None or b.path is not None or a.end.line >= b.start.line:
+        return False
+    indent = src.indent_of(first)
+    if src.indent_of(second) != indent:
+        return False
+    between = (src.line(n) for n in range(a.end.line + 1, b.start.line))
+    return all(not line.strip() or line.startswith(indent) and
+               len(line) - len(line.lstrip()) >= len(indent) for line in between)
 
 
 def _unreached(interp: Interpreter, st: Step, escaped: dict, no_graph: set):
