@@ -59,11 +59,6 @@ def _module_method_receivers(func) -> frozenset:
                      and c.func.attr.value in T.MODULE_METHODS)
 
 
-# the aten op of each comparison operator
-_COMPARISON_OPS = {cst.LessThan: "lt", cst.GreaterThan: "gt", cst.Equal: "eq",
-                   cst.NotEqual: "ne", cst.LessThanEqual: "le", cst.GreaterThanEqual: "ge"}
-
-
 def _module_attribute(attr: str) -> Val:
     """An attribute of an nn.Module the engine holds no value for: ``self.training`` is a
     bool, ``.data``/``.shape``-like names are no module, anything else may be a
@@ -585,11 +580,10 @@ class PythonSemantics:
             left = self.eval(node.left)
             rights = [self.eval(c.comparator) for c in node.comparisons]
             a, b = int_of(left), int_of(rights[0]) if len(rights) == 1 else None
-            if a is not None and b is not None:
+            compare = _COMPARISONS.get(type(node.comparisons[0].operator))
+            if a is not None and b is not None and compare is not None:
                 # two ints of known value (``update_step == 1``, ``k < n``): a known bool
-                known = _INT_COMPARISONS.get(type(node.comparisons[0].operator))
-                if known is not None:
-                    return Val("scalar", ref=known(a, b))
+                return Val("scalar", ref=compare(a, b))
             if len(rights) == 1 and isinstance(node.comparisons[0].operator,
                                                (cst.Equal, cst.NotEqual)):
                 # two strings of known value: a known bool
@@ -598,11 +592,11 @@ class PythonSemantics:
                         isinstance(b, tuple) and a[0] == b[0] == "str":
                     return Val("scalar", ref=(a == b) == isinstance(
                         node.comparisons[0].operator, cst.Equal))
-            ops = [_COMPARISON_OPS.get(type(c.operator)) for c in node.comparisons]
-            if len(rights) == 1 and ops[0] in T.CUT_METHODS and left.kind == "tensor" and \
+            if len(rights) == 1 and compare is not None and \
+                    compare.__name__ in T.CUT_METHODS and left.kind == "tensor" and \
                     rights[0].kind in ("tensor", "scalar"):
-                # ``x > 0.3``: aten gt/lt/eq... has no derivative (the table): a bool
-                # tensor known to have no graph
+                # ``x > 0.3``: aten gt/lt/eq... (the operator's own name) has no derivative
+                # (the table): a bool tensor known to have no graph
                 return Val("tensor", store=self.fresh_store(), src=(Cut("factory", node),))
             return Val("tensor")
         if isinstance(node, cst.BooleanOperation):
@@ -1256,7 +1250,8 @@ class PythonSemantics:
                    for d in getattr(func, "decorators", ()))
 
 
-_INT_COMPARISONS = {
+# each comparison operator's function; its name is the aten op's (eq, lt, ...)
+_COMPARISONS = {
     cst.Equal: operator.eq, cst.NotEqual: operator.ne, cst.LessThan: operator.lt,
     cst.LessThanEqual: operator.le, cst.GreaterThan: operator.gt,
     cst.GreaterThanEqual: operator.ge,

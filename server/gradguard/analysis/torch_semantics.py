@@ -175,7 +175,7 @@ class TorchSemantics:
         if found is not None:
             return found
         if path == "copy.deepcopy" and len(pos) == 1 and pos[0][0].kind == "module" and \
-                isinstance(pos[0][0].ref, tuple) and pos[0][0].ref[0] in ("nn", "obj", "self"):
+                (_copyable(pos[0][0].ref) or _ref_kind(pos[0][0].ref) == "self"):
             return self._copied_module(call, pos[0][0], {})
         if path in ("torch.autograd.backward", "torch.autograd.grad") or \
                 (len(parts) >= 2 and parts[-2] == "autograd" and name in ("backward", "grad")):
@@ -393,7 +393,7 @@ class TorchSemantics:
             self.frozen.add(new)
 
         def copied(v: Val) -> Val:
-            if v.kind == "module" and isinstance(v.ref, tuple) and v.ref[0] in ("nn", "obj"):
+            if v.kind == "module" and _copyable(v.ref):
                 return self._copied_module(call, v, memo)
             if v.kind == "module":
                 return Val("module")  # (a module not known: its copy is not known either)
@@ -406,11 +406,9 @@ class TorchSemantics:
             if key[0] == "@" and key[1] == ref:
                 self.state.env[("@", new, key[2])] = Binding(copied(b.val), b.stmt)
         kids = self.submodules.get(ref)
-        if kids:
-            self.submodules[new] = {memo.get(k, k) for k in kids if k in memo} | {
-                self._copied_module(call, Val("module", ref=k), memo).ref
-                for k in kids if k not in memo and isinstance(k, tuple) and
-                k[0] in ("nn", "obj")}
+        if kids:  # (those copied above are in ``memo`` already)
+            self.submodules[new] = {self._copied_module(call, Val("module", ref=k), memo).ref
+                                    for k in kids if _copyable(k)}
         elts = tuple(copied(e) for e in module.elts) if module.elts is not None else None
         return Val("module", ref=new, elts=elts)
 
@@ -914,6 +912,17 @@ def _module_dict_items(pos) -> list | None:
     if not items or not all(v.kind == "module" and isinstance(v.ref, tuple) for v in items[1]):
         return None
     return list(zip(*items))
+
+
+def _ref_kind(ref) -> str | None:
+    """The kind of a module ref: "nn", "obj", "self", "ext"...; None for no known one."""
+    return ref[0] if isinstance(ref, tuple) and ref else None
+
+
+def _copyable(ref) -> bool:
+    """Whether ``copy.deepcopy`` of a module with this ref is modelled: a torch.nn module
+    or an object of a class of the user's (not one known only from its methods)."""
+    return _ref_kind(ref) in ("nn", "obj")
 
 
 def _is_super(expr) -> bool:

@@ -174,7 +174,7 @@ def _saves_output_too(name: str) -> bool:
 
 # Operations whose backward uses their output *and* inputs (an in-place change of either
 # breaks them): LinalgVectorNormBackward0 (``torch.norm``), ProdBackward0,
-# StdBackward0... save ``result`` and ``self`` in derivatives.yaml (formulas only, not a
+# CumprodBackward0... save ``result`` and ``self`` in derivatives.yaml (formulas only, not a
 # composite's probed call, whose recorded nodes may save another node's result).
 OUTPUT_AND_INPUT_SAVING = frozenset(
     name for n, e in _db.data()["ops"].items() if not n.endswith("_") and _saves_output_too(n)

@@ -179,8 +179,7 @@ def _same_block(first, second, src: Source) -> bool:
     if src.indent_of(second) != indent:
         return False
     between = (src.line(n) for n in range(a.end.line + 1, b.start.line))
-    return all(not line.strip() or line.startswith(indent) and
-               len(line) - len(line.lstrip()) >= len(indent) for line in between)
+    return all(not line.strip() or line.startswith(indent) for line in between)
 
 
 def _unreached(interp: Interpreter, st: Step, escaped: dict, no_graph: set):
