@@ -124,6 +124,9 @@ def _overload(fi, dont_require) -> dict:
         "method": Variant.method in f.variants,
         "module": f.python_module,
         "view": f.is_view_op and not s.name.name.inplace and not s.is_out_fn(),
+        # returns tensors with no alias annotation: new storages, never the input's
+        "fresh": bool(rets) and all(str(r.type) == "Tensor" and r.annotation is None
+                                    for r in rets),
         "diff": diff,
         "saves": saves,
         "inputs": {a.name for a in args if _is_tensor(a.type)},
@@ -160,6 +163,8 @@ def _merge(rows: list[dict]) -> dict:
         e["result_saved"] = 1
     if any(r["view"] for r in rows):
         e["view"] = 1
+    if all(r["fresh"] for r in rows):
+        e["fresh"] = 1
     # output positions that never carry a graph in any overload that has them
     width = max(len(r["out_diff"]) for r in rows)
     nograd = []
@@ -393,6 +398,8 @@ def _modules(torch) -> dict:
             e["params"] = has
         if has == 0 and "recurrent" not in e and _never_has_params(cls, params):
             e["paramless"] = 1
+        if has and _bool_flips_keep_params(cls, params):
+            e["always_params"] = 1
         if has:
             kept = _params_saved(torch, cls, params, "recurrent" in e)
             if kept is not None:
@@ -516,9 +523,26 @@ def _never_has_params(cls, params) -> bool:
             ((p.default is None or p.default is p.empty) and may_hold_weights(p))
             for p in rest):
         return False
+    flipped = _flipped_param_counts(cls, rest)
+    return flipped is not None and not any(flipped)
+
+
+def _bool_flips_keep_params(cls, params) -> bool:
+    """Whether the module (which has parameters built with its defaults) still has some
+    with each of its bool options flipped (``Linear(bias=False)`` keeps its weight,
+    ``LayerNorm(elementwise_affine=False)`` has none)."""
+    flipped = _flipped_param_counts(cls, list(params.values())[1:])
+    return flipped is not None and all(flipped)
+
+
+def _flipped_param_counts(cls, rest) -> list | None:
+    """For each bool option of the module's constructor (``rest``: its parameters after
+    self), whether the module built with that option flipped (required arguments get 2)
+    has parameters; None when one of them cannot be built so."""
     required = [p for p in rest if p.default is p.empty]
     if any(p.kind == p.KEYWORD_ONLY for p in required):
-        return False
+        return None
+    out = []
     for p in rest:
         if isinstance(p.default, bool):
             try:
@@ -526,10 +550,9 @@ def _never_has_params(cls, params) -> bool:
                     warnings.simplefilter("ignore")
                     m = cls(*[2] * len(required), **{p.name: not p.default})
             except Exception:  # noqa: BLE001 - that option needs others
-                return False
-            if any(True for _ in m.parameters()):
-                return False
-    return True
+                return None
+            out.append(any(True for _ in m.parameters()))
+    return out
 
 
 def _optimizers(torch) -> list:

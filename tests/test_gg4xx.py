@@ -444,6 +444,64 @@ def test_gg401_quiet_when_the_last_layer_is_trained_again():
     assert codes(text) == []
 
 
+# linear probing: the backbone frozen parameter by parameter (its own nn.Parameter among
+# them), then the head "unfrozen" with an attribute nn.Module does not have
+PROBE = """import torch
+import torch.nn as nn
+
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.body = nn.Linear(4, 4)
+        self.pos = nn.Parameter(torch.zeros(4))
+        self.head = nn.Linear(4, 2)
+
+    def forward(self, x):
+        return self.head(self.body(x) + self.pos)
+
+
+model = Net()
+for p in model.parameters():
+    p.requires_grad = False
+model.head.requires_grad = True
+opt = torch.optim.SGD(model.head.parameters(), lr=0.1)
+for _ in range(2):
+    loss = nn.functional.cross_entropy(model(torch.randn(3, 4)), torch.tensor([0, 1, 0]))
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+"""
+
+
+def test_gg401_requires_grad_set_on_a_module_is_a_plain_attribute():
+    (f,) = analyze(PROBE).findings
+    assert (f.code, f.span.start.line) == ("GG401", 24)
+    assert [(r.span.start.line, r.message.render()) for r in f.related][-2:] == [
+        (18, "these parameters stop requiring grad here"),
+        (19, "this sets a plain attribute of the module, not its parameters' requires_grad")]
+    assert f.preferred_fix.title.render() == \
+        "Use `model.head.requires_grad_(True)` to make the module's parameters require grad"
+    fixed = apply_edits(PROBE, f.preferred_fix.edits)
+    assert "\nmodel.head.requires_grad_(True)\nopt = " in fixed
+    assert analyze(fixed).findings == ()
+
+
+def test_a_frozen_parameter_attribute_has_no_graph():
+    # the loop over parameters() surely runs (the module holds an nn.Parameter), so the
+    # attribute itself is frozen too: without the head, nothing requires grad
+    text = PROBE.replace("model.head.requires_grad = True\n", "").replace(
+        "self.head(self.body(x) + self.pos)", "(x * self.pos).sum(1, keepdim=True)")
+    (f,) = analyze(text).findings
+    assert f.message.render() == (
+        "`loss` has no graph: the parameters it is computed from were made not to require "
+        "grad (`p.requires_grad`, line 18), so this backward raises \"element 0 of tensors "
+        "does not require grad and does not have a grad_fn\"")
+    # requires_grad_() undoes it
+    assert analyze(text.replace("opt = torch", "model.requires_grad_()\nopt = torch")
+                   ).findings == ()
+
+
 # a learned inner loss (ML3-style meta-learning): torch.autograd.grad without create_graph
 # returns gradients with no graph, so the loss after the inner step never reaches loss_net
 META = """import torch

@@ -1136,3 +1136,18 @@ def test_a_replay_memory_of_graphs_sampled_with_random_is_walked_again():
 def test_a_replay_memory_emptied_each_episode_is_not():
     text = REPLAY.replace("    opt.step()\n", "    opt.step()\n    memory.clear()\n")
     assert analyze(text).findings == ()
+
+
+def test_a_graph_written_into_a_new_zeros_buffer_gives_it_the_graph():
+    # ``x.new_zeros`` (like ``torch.zeros``) is a tensor of its own: a value with a graph
+    # written into a slice gives the buffer that graph, so its backward has one
+    src = ("import torch\n"
+           "lin = torch.nn.Linear(4, 4)\n"
+           "x = torch.randn(2, 5, 4)\n"
+           "out = x.new_zeros(2, 5, 4)\n"
+           "out[:, 0] = lin(x[:, 0])\n"
+           "out.sum().backward()\n")
+    assert analyze(src).findings == ()
+    # and without the write it has none
+    no_write = src.replace("out[:, 0] = lin(x[:, 0])\n", "")
+    assert [(f.code, f.span.start.line) for f in analyze(no_write).findings] == [("GG401", 5)]

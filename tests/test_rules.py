@@ -216,6 +216,42 @@ def test_gg202_inplace_change_of_an_output_its_op_saved_with_its_input():
     assert analyze(src.replace("torch.norm(w, dim=-1, keepdim=True)", "w.pow(2)")).findings == ()
 
 
+def test_gg202_preallocated_buffer_written_where_a_cell_saved_its_slice():
+    # ``x.new_zeros`` makes a tensor of its own; writing a step's state into it gives it
+    # that state's graph (CopySlices), and the next write changes the slice the cell saved
+    src = ("import torch\n"
+           "cell = torch.nn.GRUCell(4, 4)\n"
+           "x = torch.randn(2, 5, 4)\n"
+           "states = x.new_zeros(2, 6, 4)\n"
+           "for i in range(5):\n"
+           "    states[:, i + 1] = cell(x[:, i], states[:, i])\n"
+           "states.sum().backward()\n")
+    f = _only(src, "GG202")
+    assert (f.span.start.line, f.span.start.column) == (6, 4)
+    assert f.message.render() == ("In-place change of `states`, which "
+                                  "`cell(x[:, i], states[:, i])` (line 6) saved for backward")
+    # a clone before the statement would be saved and written all the same
+    assert f.preferred_fix.title.render() == "Clone `states[:, i]` where `cell` saves it"
+    fixed = apply_edits(src, f.preferred_fix.edits)
+    assert "    states[:, i + 1] = cell(x[:, i], states[:, i].clone())\n" in fixed
+    assert analyze(fixed).findings == ()
+
+
+def test_gg202_inplace_change_of_a_detached_tensor_shares_the_saved_storage():
+    # Tensor.detach(): "Returned Tensor shares the same storage with the original one"
+    src = ("import torch\n"
+           "w = torch.randn(3, requires_grad=True)\n"
+           "out = torch.sigmoid(w * 2)\n"
+           "target = out.detach()\n"
+           "target[0] = 1.0\n"
+           "((out - target) ** 2).sum().backward()\n")
+    f = _only(src, "GG202")
+    assert f.span.start.line == 5
+    assert f.message.render() == ("In-place change of `target`, which `torch.sigmoid(w * 2)` "
+                                  "(line 3) saved for backward")
+    assert analyze(src.replace("out.detach()", "out.detach().clone()")).findings == ()
+
+
 def test_gg202_silent_on_inplace_add_nobody_saved():
     src = ("import torch\n"
            "emb = torch.nn.Embedding(10, 4)\n"

@@ -345,7 +345,9 @@ class AutogradEffects:
         self.no_graph.append(NoGraph(
             site_call, call, site_root, val.src,
             tuple((fr.id, fr.stmt, fr.func) for fr in self.frames[:site]),
-            dict(self.state.env)))
+            dict(self.state.env),
+            tuple(dict.fromkeys(stmt for stmt, ref, flag in self.module_flag_sets
+                                if flag and ref in self.frozen))))
 
     def _retains(self, api: str, pos, kw) -> bool | None:
         """True, False, or None when the code does not say (``retain_graph=flag``: the

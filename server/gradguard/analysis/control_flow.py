@@ -11,6 +11,7 @@ from dataclasses import replace
 
 import libcst as cst
 
+from gradguard.analysis import torchapi as T
 from gradguard.analysis.frames import LOOP_PASSES, MAX_LOOP_NESTING, LoopCtx, children_of, \
     literal_int, string_value
 from gradguard.analysis.python_semantics import int_of, known_int, names_in, range_length
@@ -448,6 +449,9 @@ class ControlFlow:
             return True
         if range_length(val):
             return True
+        if val.kind == "container" and isinstance(val.store, tuple) and \
+                val.store[0] == "param" and self._has_parameters(val.store[1]):
+            return True
         if not (isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and
                 node.args and all(a.keyword is None and not a.star for a in node.args)):
             return False
@@ -459,6 +463,17 @@ class ControlFlow:
             args = node.args if name == "zip" else node.args[:1]
             return all(self._not_empty(a.value, self._peek(a.value)) for a in args)
         return False
+
+    def _has_parameters(self, ref) -> bool:
+        """Whether module ``ref`` surely has parameters (``net.parameters()`` is not
+        empty): it or a submodule holds an ``nn.Parameter`` attribute, or is a torch.nn
+        module that has parameters however it is built (the table's ``always_params``)."""
+        mods = self._descendants({ref})
+        if any(isinstance(r, tuple) and r[0] == "nn" and r[1] in T.ALWAYS_PARAMS_MODULES
+               for r in mods):
+            return True
+        return any(k[0] == "@" and k[1] in mods and isinstance(b.val.store, tuple) and
+                   b.val.store[0] == "p" for k, b in self.state.env.items())
 
     def _relied_chain(self, stmt: cst.If) -> None:
         """For an ``if``/``elif`` chain with no ``else`` (at its first ``if``, the first

@@ -114,7 +114,9 @@ class NoGraph:
     a grad leaf (GG401). ``node``: the backward as reported (a wrapper's call site);
     ``inner``: the backward call; ``root``: the expression the backward runs from there; ``cuts``: the
     :class:`~gradguard.analysis.values.Cut` records of its history (why it has no
-    graph); ``frames``/``env`` as in :class:`Hazard`."""
+    graph); ``frames``/``env`` as in :class:`Hazard`; ``plain_flags``: the statements
+    that set ``requires_grad = True`` on a module that is frozen here (a plain attribute
+    of the module object: ``requires_grad_(True)`` is what unfreezes it)."""
 
     node: cst.CSTNode
     inner: cst.CSTNode
@@ -122,6 +124,7 @@ class NoGraph:
     cuts: tuple
     frames: tuple
     env: dict
+    plain_flags: tuple = ()
 
 
 @dataclass(frozen=True)

@@ -126,6 +126,9 @@ class Interpreter(PythonSemantics, ControlFlow, ImportSemantics, TorchSemantics,
         self.pass_index: dict[int, int] = {}
         # graphs cut too early (GG401, GG402)
         self.no_graph: list[NoGraph] = []
+        # ``net.head.requires_grad = True``: (statement, module ref, flag), a plain attribute
+        # of the module object, not its parameters' flag
+        self.module_flag_sets: list = []
         self.backwards: list[Backward] = []
         self.step_recs: list[Step] = []
         self.seg_reach: dict[int, tuple] = {}  # segment -> (module refs, wild)

@@ -185,8 +185,15 @@ class PythonSemantics:
             if target.attr.value == "requires_grad" and isinstance(base.store, tuple) and \
                     base.store[0] == "param" and val.kind == "scalar" and isinstance(val.ref, bool):
                 # ``for p in net.parameters(): p.requires_grad = False``
-                self.set_frozen(base.store[1], val.ref)
-            if target.attr.value == "requires_grad" and (base.kind == "tensor" or base.grad):
+                self.set_frozen(base.store[1], val.ref, target)
+            if target.attr.value == "requires_grad" and base.kind == "module" and \
+                    isinstance(base.ref, tuple) and val.kind == "scalar" and \
+                    isinstance(val.ref, bool) and stmt is not None:
+                self.module_flag_sets.append((stmt, base.ref, val.ref))
+            if target.attr.value == "requires_grad" and base.kind != "module" and \
+                    (base.kind == "tensor" or base.grad):
+                # (on an nn.Module it is a plain attribute: nn.Module has no requires_grad,
+                # its requires_grad_() is what changes its parameters)
                 # ``x.requires_grad = flag``: a leaf that (maybe) requires grad from now on
                 key = self.key_of(target.value)
                 off = val.kind == "scalar" and val.ref is False

@@ -679,7 +679,7 @@ class TorchSemantics:
                                                         literal_truth(pos[0][1]) is False)
         if recv.kind == "module":
             if attr == "requires_grad_" and isinstance(recv.ref, tuple):
-                self.set_frozen(recv.ref, literal_truth(pos[0][1]) if pos else True)
+                self.set_frozen(recv.ref, literal_truth(pos[0][1]) if pos else True, call)
             if attr in ("to", "cuda", "cpu", "train", "eval", "float", "double",
                         "requires_grad_", "half"):
                 return recv
@@ -790,7 +790,7 @@ class TorchSemantics:
             return self.cut_value("detach", call, recv, Val("tensor"))
         if attr == "requires_grad_" and isinstance(recv.store, tuple) and recv.store[0] == "param":
             # ``for p in net.parameters(): p.requires_grad_(False)``
-            self.set_frozen(recv.store[1], literal_truth(pos[0][1]) if pos else True)
+            self.set_frozen(recv.store[1], literal_truth(pos[0][1]) if pos else True, call)
             return recv
         if attr == "requires_grad_":
             flag = literal_truth(pos[0][1]) if pos else True
@@ -800,8 +800,10 @@ class TorchSemantics:
                 self.state.env[key] = Binding(v, self.frame.stmt)
             return v
         if attr in T.CUT_METHODS:
-            res = Val("tensor") if attr not in ("size", "dim", "numel", "item", "tolist") \
-                else SCALAR
+            res = SCALAR if attr in ("size", "dim", "numel", "item", "tolist") else \
+                Val("tensor", store=recv.store) if attr in T.VIEW_METHODS else \
+                Val("tensor", store=self.fresh_store()) if attr in T.NEW_TENSOR_METHODS \
+                else Val("tensor")
             if recv.kind == "tensor" or recv.grad:
                 kind = "detach" if attr == "detach" else \
                     "item" if attr in ("item", "tolist", "numpy") else "factory"
@@ -847,21 +849,28 @@ class TorchSemantics:
             if key[2] in assigned[key[1]]:
                 self.state.env[key] = Binding(UNKNOWN, self.state.env[key].stmt)
 
-    def set_frozen(self, ref, flag: bool | None) -> None:
+    def set_frozen(self, ref, flag: bool | None, node) -> None:
         """``requires_grad_(False)`` on a module, or on each of its parameters (also
-        ``p.requires_grad = False``): the module and its submodules no longer make a
-        graph from their parameters; ``requires_grad_()`` / ``(True)`` undoes it. A flag
-        that is not a literal (None) changes nothing."""
+        ``p.requires_grad = False``; ``node``: that call or statement): the module and its
+        submodules no longer make a graph from their parameters, and their parameter
+        attributes (``self.pos = nn.Parameter(...)``) are tensors known to have none;
+        ``requires_grad_()`` / ``(True)`` undoes it. A flag that is not a literal (None)
+        changes nothing."""
         if flag is None:
             return
         refs = self._descendants({ref})
         if flag:
             self.frozen -= refs
-            return
-        self.frozen |= refs
+        else:
+            self.frozen |= refs
         for k, b in list(self.state.env.items()):
-            if k[0] == "@" and k[1] in refs and b.val.kind == "tensor" and b.val.leaf:
-                self.state.env[k] = Binding(replace(b.val, leaf=False), b.stmt)
+            if k[0] != "@" or k[1] not in refs or b.val.kind != "tensor" or b.val.segs:
+                continue
+            if not flag and b.val.leaf:
+                self.state.env[k] = Binding(
+                    replace(b.val, leaf=False, src=(Cut("frozen_param", node),)), b.stmt)
+            elif flag and b.val.src and b.val.src[-1].kind == "frozen_param":
+                self.state.env[k] = Binding(replace(b.val, leaf=True, src=None), b.stmt)
 
     def _decorated_no_grad(self, func) -> bool:
         for d in getattr(func, "decorators", ()):

@@ -153,7 +153,16 @@ def known_function(path: str) -> bool:
 VIEW_METHODS = frozenset({"view", "view_as", "unsqueeze", "squeeze", "transpose", "permute",
                           "t", "expand", "expand_as", "narrow", "movedim", "moveaxis",
                           "select", "diagonal", "unfold", "swapaxes", "swapdims", "T", "mT",
-                          "H", "real", "imag"})
+                          "H", "real", "imag",
+                          # "Returned Tensor shares the same storage with the original one.
+                          # In-place modifications on either of them will be seen, and may
+                          # trigger errors in correctness checks." (Tensor.detach's docs)
+                          "detach"})
+
+# Tensor methods without a graph that make a new tensor (``x.new_zeros(...)``,
+# ``x.argmax()``, ``x > 0``): a storage of their own, whose in-place changes autograd
+# tracks like any tensor's.
+NEW_TENSOR_METHODS = frozenset({m for m in _METHODS if _db.is_fresh(m)} | {"new_tensor"})
 
 # Operations whose backward uses their *output* and none of their inputs (so an in-place
 # change of the output breaks them): SigmoidBackward0, TanhBackward0, ExpBackward0,
@@ -201,6 +210,9 @@ PARAMS_SAVED = {n: e["saves_params"] for n, e in _db.modules().items() if e.get(
 # reaches no parameter, and an optimizer step changes nothing it saved. From the table
 # (instances probed at generation time with each bool option flipped).
 PARAMLESS_MODULES = frozenset(n for n, e in _db.modules().items() if e.get("paramless"))
+# modules that have parameters however their bool options are set (Linear, Conv2d,
+# Embedding, LSTM...; not LayerNorm, whose elementwise_affine=False leaves it none)
+ALWAYS_PARAMS_MODULES = frozenset(n for n, e in _db.modules().items() if e.get("always_params"))
 
 # Calls that make a leaf that requires grad.
 LEAF_CONSTRUCTORS = frozenset({"Parameter"})

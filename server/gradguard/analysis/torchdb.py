@@ -139,6 +139,13 @@ def is_view(name: str) -> bool:
     return bool(e and e.get("view"))
 
 
+def is_fresh(name: str) -> bool:
+    """Every overload of op ``name`` returns tensors with no alias annotation in its
+    schema: new storages, never one of its inputs'."""
+    e = op(name)
+    return bool(e and e.get("fresh"))
+
+
 def has_out(name: str) -> bool:
     e = op(name)
     return bool(e and e.get("out"))

@@ -180,6 +180,12 @@ def _fix(node, h: InplaceHazard, src: Source) -> Fix | None:
         stmt = next((s for _, s in reversed(h.bump[1]) if s is not None), None)
         if stmt is None:
             return None
+        saved_arg = _saved_argument(h.seg.node, node.value, stmt, src)
+        if saved_arg is not None:
+            code = src.code(saved_arg, 200)
+            return Fix(Message(N_("Clone `{name}` where `{op}` saves it"),
+                               {"name": code, "op": src.code(h.seg.node.func, 40)}),
+                       (Edit(src.span(saved_arg), f"{code}.clone()"),), preferred=True)
         return Fix(Message(N_("Clone `{name}` before changing it in place"), {"name": target}),
                    (src.insert_line_before(stmt, f"{target} = {target}.clone()"),),
                    preferred=True)
@@ -199,4 +205,25 @@ def _fix(node, h: InplaceHazard, src: Source) -> Fix | None:
                                    {"code": f"{target} = {target}.{out_of_place}(...)"}),
                            (src.prepend_to(node, f"{target} = "),
                             Edit(src.span(node.func.attr), out_of_place)), preferred=True)
+    return None
+
+
+def _saved_argument(saver, target, stmt, src: Source):
+    """The argument of the call ``saver`` that reads the tensor ``target`` (``states[:,
+    i]`` of ``cell(x[:, i], states[:, i])``), when that call is in the statement ``stmt``
+    that then changes ``target`` in place (``states[:, i + 1] = cell(...)``): a clone
+    before the statement would be saved and changed all the same, a clone of the argument
+    is saved and never changed, and passes the gradient on to ``target``."""
+    if not isinstance(saver, cst.Call) or not isinstance(target, cst.Name):
+        return None
+    inside, span = src.span(stmt), src.span(saver)
+    if not (inside.start <= span.start and span.end <= inside.end):
+        return None
+    for arg in saver.args:
+        base = arg.value
+        while isinstance(base, (cst.Subscript, cst.Attribute)):
+            base = base.value
+        if isinstance(base, cst.Name) and base.value == target.value and \
+                isinstance(arg.value, (cst.Name, cst.Subscript, cst.Attribute)):
+            return arg.value
     return None

@@ -111,6 +111,10 @@ _WHY = {
                  "whose parameters requires grad on inputs that do not either, so this "
                  "backward raises \"element 0 of tensors does not require grad and does not "
                  "have a grad_fn\""),
+    "frozen_param": N_("`{tensor}` has no graph: the parameters it is computed from were "
+                       "made not to require grad (`{cut}`, line {cut_line}), so this backward "
+                       "raises \"element 0 of tensors does not require grad and does not "
+                       "have a grad_fn\""),
     "grad": N_("`{tensor}` has no graph: it was computed from the gradients `{cut}` on line "
                "{cut_line} returned without create_graph=True, which have none, so this "
                "backward raises \"element 0 of tensors does not require grad and does not "
@@ -124,6 +128,7 @@ _WHERE = {
     "no_grad": N_("computed without grad here"),
     "factory": N_("this tensor does not require grad"),
     "frozen": N_("no parameter of this module requires grad"),
+    "frozen_param": N_("these parameters stop requiring grad here"),
     "grad": N_("these gradients have no graph"),
 }
 
@@ -164,8 +169,36 @@ def build(h: NoGraph, src: Source) -> Finding:
     message = Message(_WHY[main.kind], args)
     related = tuple(Related(src.span(_cut_site(c)), Message(_WHERE[c.kind], {}))
                     for c in cuts[:3])
+    flags = [_plain_flag(stmt) for stmt in h.plain_flags]
+    if flags and None not in flags:
+        related += tuple(Related(src.span(a), Message(N_(
+            "this sets a plain attribute of the module, not its parameters' "
+            "requires_grad"), {})) for a in flags)
+        return Finding(RULE.code, src.span(h.node), message, related,
+                       (_unfreeze_fix(flags, src),))
     fix = _fix(h, src)
     return Finding(RULE.code, src.span(h.node), message, related, (fix,) if fix else ())
+
+
+def _plain_flag(stmt) -> cst.Assign | None:
+    """The ``net.head.requires_grad = True`` statement ``stmt`` holds."""
+    small = stmt.body[0] if isinstance(stmt, cst.SimpleStatementLine) and \
+        len(stmt.body) == 1 else None
+    if isinstance(small, cst.Assign) and len(small.targets) == 1 and \
+            isinstance(small.targets[0].target, cst.Attribute) and \
+            small.targets[0].target.attr.value == "requires_grad":
+        return small
+    return None
+
+
+def _unfreeze_fix(assigns, src: Source) -> Fix:
+    """``net.head.requires_grad = True`` -> ``net.head.requires_grad_(True)``:
+    nn.Module.requires_grad_ sets the flag of each of the module's parameters."""
+    edits = tuple(Edit(src.span(a), f"{src.code(a.targets[0].target.value, 200)}"
+                                    f".requires_grad_(True)") for a in assigns)
+    return Fix(Message(N_("Use `{code}` to make the module's parameters require grad"),
+                       {"code": f"{src.code(assigns[0].targets[0].target.value, 60)}"
+                                f".requires_grad_(True)"}), edits, preferred=True)
 
 
 def _fix(h: NoGraph, src: Source) -> Fix | None:
