@@ -1151,3 +1151,102 @@ def test_a_graph_written_into_a_new_zeros_buffer_gives_it_the_graph():
     # and without the write it has none
     no_write = src.replace("out[:, 0] = lin(x[:, 0])\n", "")
     assert [(f.code, f.span.start.line) for f in analyze(no_write).findings] == [("GG401", 5)]
+
+
+def test_an_in_place_change_of_a_view_gives_its_base_the_graph():
+    # autograd rebases the base on a CopySlices node: ``out`` has ``h``'s graph
+    src = ("import torch\n"
+           "lin = torch.nn.Linear(2, 2)\n"
+           "h = lin(torch.randn(4, 2))\n"
+           "out = torch.zeros(4, 4)\n"
+           "right = out[:, 2:]\n"
+           "right.copy_(h)\n"
+           "out.sum().backward()\n")
+    assert analyze(src).findings == ()
+    # a tensor that shares the storage through detach() is no view autograd tracks
+    detached = src.replace("right = out[:, 2:]", "right = out[:, 2:].detach()")
+    assert [(f.code, f.span.start.line) for f in analyze(detached).findings] == \
+        [("GG401", 7)]
+
+
+# RealNVP: the coupling layers built in a loop over a known range, every other one
+# flipped; each writes the second half of its input in place after its net saved the
+# first half (a view of the same tensor)
+FLOW = """import torch
+import torch.nn as nn
+
+
+class Coupling(nn.Module):
+    def __init__(self, flip):
+        super().__init__()
+        self.flip = flip
+        self.net = nn.Linear(1, 2)
+
+    def forward(self, x):
+        if self.flip:
+            x = x.flip(1)
+        s, t = self.net(x[:, :1]).chunk(2, dim=1)
+        x[:, 1:] = x[:, 1:] * torch.exp(s) + t
+        return x, s.sum(1)
+
+
+class Shift(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.loc = nn.Parameter(torch.zeros(2))
+
+    def forward(self, x):
+        return x + self.loc, self.loc.sum().expand(x.shape[0])
+
+
+class Flow(nn.Module):
+    def __init__(self, n_layers=3):
+        super().__init__()
+        layers = []
+        for i in range(n_layers):
+            layers += [Shift(), Coupling(flip=bool(i % 2))]
+        self.layers = nn.ModuleList(layers)
+
+    def forward(self, x):
+        log_det = x.new_zeros(x.shape[0])
+        for layer in self.layers:
+            x, ld = layer(x)
+            log_det = log_det + ld
+        return x, log_det
+
+
+flow = Flow()
+z, log_det = flow(torch.randn(8, 2))
+(z.pow(2).sum(1) - log_det).mean().backward()
+"""
+
+
+def test_layers_built_in_a_loop_over_a_known_range_run_each_as_itself():
+    assert [(f.code, f.span.start.line, f.message.render()) for f in analyze(FLOW).findings] \
+        == [("GG202", 15, "In-place change of `x`, which `self.net(x[:, :1])` (line 14) "
+                          "saved for backward")]
+    fixed = FLOW.replace("        x[:, 1:] = x[:, 1:] * torch.exp(s) + t\n",
+                         "        x = torch.cat([x[:, :1], x[:, 1:] * torch.exp(s) + t], 1)\n")
+    assert analyze(fixed).findings == ()
+
+
+def test_a_running_value_rebound_to_a_sum_with_its_old_value_accumulates_graphs():
+    # ``avg = 0.95 * avg + 0.05 * loss`` is ``avg += ...``: every iteration's graph joins it
+    src = ("import torch\n"
+           "net = torch.nn.Linear(2, 1)\n"
+           "opt = torch.optim.SGD(net.parameters(), lr=0.1)\n"
+           "avg = 0.0\n"
+           "for step in range(3):\n"
+           "    loss = net(torch.randn(4, 2)).pow(2).mean()\n"
+           "    opt.zero_grad()\n"
+           "    loss.backward()\n"
+           "    opt.step()\n"
+           "    avg = 0.95 * avg + 0.05 * loss\n")
+    assert [(f.code, f.span.start.line, f.message.render(), f.preferred_fix.title.render())
+            for f in analyze(src).findings] == [
+        ("GG301", 10, "`avg` accumulates `0.05 * loss` with its autograd graph: every "
+                      "iteration's graph stays in memory",
+         "Accumulate `0.05 * loss` without its graph (.detach())")]
+    # of a number, or rebound to a value that does not read its old one, nothing piles up
+    assert analyze(src.replace("0.05 * loss\n", "0.05 * loss.item()\n")).findings == ()
+    assert analyze(src.replace("0.95 * avg + 0.05 * loss\n", "0.05 * loss\n")).findings == ()

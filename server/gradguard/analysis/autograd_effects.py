@@ -4,6 +4,8 @@ torch/csrc/autograd/engine.cpp, saved_variable.cpp)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import libcst as cst
 
 from gradguard.analysis import torchapi as T
@@ -125,19 +127,18 @@ class AutogradEffects:
             for r in sorted(st[1], key=repr):
                 self.bump(Val("tensor", store=("param", r)), node)
             return
-        self.state.versions[st] = self.state.versions.get(st, 0) + 1
+        version = self.state.versions[st] = self.state.versions.get(st, 0) + 1
         if self.state.version_guards:  # changed on this path, whatever the test said
             self.state.version_guards = frozenset(
                 g for g in self.state.version_guards if g[0] != st and g[0][0] != "param")
-        self.bump_sites[st] = (node, tuple((f.id, f.stmt) for f in self.frames))
-        self.bump_tops[st] = self.top()
+        bump = self.bumps[(st, version)] = \
+            ((node, tuple((f.id, f.stmt) for f in self.frames)), self.top())
         if st[0] == "param":
             # a module's parameters include its submodules' (``seq.parameters()``)
             for r in self._descendants({st[1]}) - {st[1]}:
                 sub = ("param", r)
                 self.state.versions[sub] = self.state.versions.get(sub, 0) + 1
-                self.bump_sites[sub] = self.bump_sites[st]
-                self.bump_tops[sub] = self.bump_tops[st]
+                self.bumps[(sub, self.state.versions[sub])] = bump
         if st[0] != "param" and self.frame.module_method and self.frame.gid == self.gid:
             # inside an nn.Module method: the graph it builds is meant to be backpropagated,
             # so changing a tensor a live node saved is a hazard already (in a module
@@ -155,9 +156,9 @@ class AutogradEffects:
                         self._seen_hazards.add(first)
                         self.mark()
                         hazard = InplaceHazard(
-                            "tensor", node, node, None, seg, st, self.bump_sites[st],
+                            "tensor", node, node, None, seg, st, bump[0],
                             tuple((fr.id, fr.stmt, fr.func) for fr in self.frames),
-                            dict(self.state.env))
+                            dict(self.state.env), bump_top=bump[1])
                         self.inplace.append(hazard)
                         if not is_global(seg.frame):
                             # kept only if the function that built the node lets its
@@ -248,8 +249,22 @@ class AutogradEffects:
             self._accumulate(node, acc_node, added, value_node, target.store)
         res = self.op(node, "in-place", [target] + list(others), saves=False)
         self.bump(target, node)
+        if res.segs and target.store is not None and not _detached(target):
+            self._share_with_views(target.store, res.segs)
         return Val("tensor", res.segs, target.leaf, None, None, None, target.store,
                    src=res.src if not target.leaf else None)
+
+    def _share_with_views(self, store, segs) -> None:
+        """An in-place change of a view gives its base (and the base's other views) the
+        new graph: autograd rebases them on a CopySlices node (``right = out[:, 2:];
+        right.copy_(h)`` and ``out`` has ``h``'s graph). Tensors that share the storage
+        through ``detach()`` are no views autograd tracks: they keep theirs."""
+        env = self.state.env
+        for k, b in list(env.items()):
+            v = b.val
+            if v.kind == "tensor" and v.store == store and not v.segs >= segs and \
+                    not _detached(v):
+                env[k] = Binding(replace(v, segs=v.segs | segs, src=None), b.stmt)
 
     def _note_stale(self, pos) -> None:
         """Record arguments (plain names) whose graph a backward already freed: the place
@@ -406,9 +421,10 @@ class AutogradEffects:
             for store, ver in seg.saved:
                 if found and store[0] == "param":
                     continue
-                if versions.get(store, 0) > ver and store in self.bump_sites:
+                bump = self._first_bump(store, ver, versions.get(store, 0))
+                if bump is not None:
                     key = (id(call), "inplace", store)
-                    bump_key = (id(self.bump_sites[store][0]), "inplace", store)
+                    bump_key = (id(bump[0][0]), "inplace", store)
                     if key in self._seen_hazards or (store[0] != "param" and
                                                      bump_key in self._seen_hazards):
                         if found:
@@ -420,15 +436,23 @@ class AutogradEffects:
                     outer_call, outer_root, site = self._site(call, root_node)
                     self.inplace.append(InplaceHazard(
                         "param" if store[0] == "param" else "tensor", outer_call, call,
-                        outer_root, seg, store, self.bump_sites[store],
+                        outer_root, seg, store, bump[0],
                         tuple((fr.id, fr.stmt, fr.func) for fr in self.frames[:site]),
                         dict(self.state.env),
-                        tuple((fr.id, fr.stmt, fr.func) for fr in self.frames), self.stamp()))
+                        tuple((fr.id, fr.stmt, fr.func) for fr in self.frames), self.stamp(),
+                        bump[1]))
                     if store[0] == "param":
                         return
                     # every other tensor this backward needs and that was changed in
                     # place too (a key cache and a value cache): a fix must undo them all
                     found = True
+
+    def _first_bump(self, store, saved: int, now: int):
+        """The in-place change that moved ``store`` past the version a node saved (the
+        one autograd's error is about: ``x2 *= s; x2 += t`` fails at the first), as
+        ``((node, frame path), top statement)``; None if it is at that version still."""
+        return next((self.bumps[(store, v)] for v in range(saved + 1, now + 1)
+                     if (store, v) in self.bumps), None)
 
     def _site(self, call, root_node):
         """Where a backward is reported: a wrapper that backwards its parameter (``def
@@ -485,3 +509,9 @@ def _made_before(store, pass_id: int) -> bool:
     """Whether a tensor's storage (``("t", id)``: ids and loop passes are numbered by one
     counter) was made before the loop pass ``pass_id`` began."""
     return isinstance(store, tuple) and store[0] == "t" and store[1] < pass_id
+
+
+def _detached(v: Val) -> bool:
+    """``v`` is ``x.detach()`` (or made from it by in-place changes): it shares ``x``'s
+    storage, but autograd does not see it as a view of ``x``."""
+    return bool(v.src) and v.src[-1].kind == "detach"

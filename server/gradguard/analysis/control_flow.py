@@ -14,7 +14,8 @@ import libcst as cst
 from gradguard.analysis import torchapi as T
 from gradguard.analysis.frames import LOOP_PASSES, MAX_LOOP_NESTING, LoopCtx, children_of, \
     literal_int, string_value
-from gradguard.analysis.python_semantics import int_of, known_int, names_in, range_length
+from gradguard.analysis.python_semantics import MAX_ELTS, int_of, known_int, names_in, \
+    range_length
 from gradguard.analysis.values import EMPTY, NONE, SCALAR, UNKNOWN, Binding, Cond, State, Val, \
     join_states
 
@@ -307,6 +308,7 @@ class ControlFlow:
         (or too long to unroll)."""
         if stmt.orelse is not None:
             return False
+        unroll = False
         if isinstance(it.ref, tuple) and it.ref[0] in ("modules", "children"):
             members = sorted(self._module_members(it.ref), key=repr)
             if not members or len(members) > 64 or \
@@ -318,20 +320,25 @@ class ControlFlow:
             # ``for opt in [g_opt, d_opt]``, ``for i, opt in enumerate(optimizers)``: each
             # optimizer in turn, so each step() trains its own modules
             elements = list(it.elts)
+        elif self._builds_layers(it):
+            elements = [known_int(i) for i in range(*it.ref[2])]
+            unroll = True
         else:
             elements = self._module_sequence(stmt.iter)
             if elements is None:
                 return False
-        saved_exits = self._loop_exits
+        saved_exits, saved_passes = self._loop_exits, self.unrolled_passes
         outs = []
-        for element in elements:
+        for k, element in enumerate(elements):
             exits = {"break": [], "continue": []}
             self._loop_exits = saved_exits + [exits]
+            if unroll:  # (objects each pass makes are objects of their own)
+                self.unrolled_passes = saved_passes + ((id(stmt), k),)
             try:
                 self.store(stmt.target, element, stmt)
                 self.exec_block(stmt.body.body)
             finally:
-                self._loop_exits = saved_exits
+                self._loop_exits, self.unrolled_passes = saved_exits, saved_passes
             self.state = join_states([self.state] + exits["continue"])
             if exits["break"]:
                 outs.extend(exits["break"])
@@ -339,6 +346,15 @@ class ControlFlow:
                 break
         self.state = join_states(outs + [self.state])
         return True
+
+    def _builds_layers(self, it: Val) -> bool:
+        """A loop over a ``range`` of a few known ints in a constructor (``for i in
+        range(n_layers): layers += [ActNorm(d), Coupling(d, flip=i % 2)]``): each pass
+        runs with its own ``i``, so each layer is built as itself."""
+        n = range_length(it)
+        func = self.frame.func
+        return n is not None and 0 < n <= MAX_ELTS and len(it.ref) == 3 and \
+            isinstance(func, cst.FunctionDef) and func.name.value == "__init__"
 
     def _module_sequence(self, node) -> list | None:
         """``for layer in self.layers`` (``enumerate(self.layers)``) over an

@@ -190,7 +190,7 @@ def _hints(interp: Interpreter) -> list:
     for h in interp.hazards + interp.retained_carries:
         out += [interp.segs[s].top for s in h.segs] + [f.top for f in h.frees]
     for h in interp.inplace:
-        out += [h.seg.top, interp.bump_tops.get(h.store)]
+        out += [h.seg.top, h.bump_top]
     seen, hints = set(), []
     for st in out:
         if st is not None and id(st) not in seen:

@@ -54,9 +54,10 @@ class InplaceHazard:
     GG201) or "tensor" (GG202). ``node``: the backward as reported (a wrapper's call
     site), ``inner``: the backward call itself; ``seg``: the segment that saved the
     tensor; ``store``: its storage; ``bump``: ``(in-place node, (frame id, stmt) path)``
-    of the last in-place change; ``frames``/``env`` as in :class:`Hazard` (up to the reported site);
-    ``inner_frames``: all frames at the backward itself; ``stamp``: the loop passes at the
-    backward.
+    of the in-place change that moved it past the saved version, ``bump_top`` the
+    top-level statement that change is in; ``frames``/``env`` as in :class:`Hazard` (up to
+    the reported site); ``inner_frames``: all frames at the backward itself; ``stamp``: the
+    loop passes at the backward.
     """
 
     kind: str
@@ -70,6 +71,7 @@ class InplaceHazard:
     env: dict
     inner_frames: tuple = ()
     stamp: tuple = ()
+    bump_top: object = None
 
 
 @dataclass

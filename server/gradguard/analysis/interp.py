@@ -67,11 +67,12 @@ class Interpreter(PythonSemantics, ControlFlow, ImportSemantics, TorchSemantics,
         self.hazards: list[Hazard] = []
         self.detaches: list[DiscardedDetach] = []
         self.stale_uses: list[tuple] = []
-        self.bump_sites: dict = {}
+        # (storage, version) -> ((in-place node, (frame id, stmt) path), top statement):
+        # the change that made that version
+        self.bumps: dict = {}
         self.inplace_ctors: dict = {}
         self.inplace_modules: dict = {}
         self.container_calls: set = set()  # calls of an nn.Sequential: its children ran there
-        self.bump_tops: dict = {}
         self.entry_envs: dict = {}
         # (object, attribute) pairs once assigned a value computed from their own old one
         self.self_updated: set = set()
@@ -126,6 +127,7 @@ class Interpreter(PythonSemantics, ControlFlow, ImportSemantics, TorchSemantics,
         self.pass_index: dict[int, int] = {}
         # graphs cut too early (GG401, GG402)
         self.no_graph: list[NoGraph] = []
+        self.unrolled_passes: tuple = ()  # (loop id, pass) of constructor loops run pass by pass
         # ``net.head.requires_grad = True``: (statement, module ref, flag), a plain attribute
         # of the module object, not its parameters' flag
         self.module_flag_sets: list = []

@@ -8,6 +8,7 @@ import operator
 from dataclasses import replace
 
 import libcst as cst
+import libcst.matchers as m
 
 from gradguard.analysis import torchapi as T
 from gradguard.analysis.frames import (MAX_DEPTH, MAX_FOREIGN_DEPTH, MAX_FOREIGN_STEPS, ClassInfo,
@@ -153,6 +154,26 @@ class PythonSemantics:
     def bind(self, name: str, val: Val, stmt=None) -> None:
         fid = self.frame.gid if name in self.frame.globals_ else self.frame.id
         self.state.env[(fid, name)] = Binding(val, stmt if stmt is not None else self.frame.stmt)
+
+    def _rebound_accumulation(self, node: cst.Assign, target, val: Val) -> None:
+        """``acc = acc + t``, ``avg = 0.95 * avg + 0.05 * loss``: a running value rebound
+        to a sum of its own old value (scaled or not) and new terms is ``acc += t``: the
+        new terms' graphs join the old value's, and each rebinding keeps them all alive."""
+        if not isinstance(target, (cst.Name, cst.Attribute)) or not val.segs:
+            return
+        terms = _additive_terms(node.value)
+        own = [t for t in terms if _reads_itself(t, target)]
+        if len(terms) < 2 or len(own) != 1 or any(
+                m.findall(t, m.MatchIfTrue(lambda n: n.deep_equals(target)))
+                for t in terms if t is not own[0]):
+            return
+        key = self.key_of(target)
+        old = self.state.env.get(key) if key is not None else None
+        if old is None or old.val.kind in ("container", "tuple", "module"):
+            return
+        others = [t for t in terms if t is not own[0]]
+        self._accumulate(node, target, Val("tensor", val.segs - old.val.segs),
+                         others[0] if len(others) == 1 else None)
 
     def key_of(self, node: cst.BaseExpression):
         """The env key an assignable expression denotes (Name or attribute of an object)."""
@@ -393,6 +414,8 @@ class PythonSemantics:
     def exec_small(self, small: cst.BaseSmallStatement, line: cst.SimpleStatementLine) -> None:
         if isinstance(small, cst.Assign):
             val = self.eval(small.value)
+            if len(small.targets) == 1:
+                self._rebound_accumulation(small, small.targets[0].target, val)
             for t in small.targets:
                 self.store(t.target, val, line)
         elif isinstance(small, cst.AnnAssign):
@@ -864,7 +887,17 @@ class PythonSemantics:
             bounds = [int_of(v) for v, _ in pos]
             if None not in bounds and not (len(bounds) == 3 and bounds[2] == 0):
                 # ``range(1, update_step)`` of known ints: how many times a loop runs
-                return Val("container", ref=("range", len(range(*bounds))))
+                return Val("container", ref=("range", len(range(*bounds)), tuple(bounds)))
+        if isinstance(func, cst.Name) and func.value in ("bool", "int") and \
+                callee is UNKNOWN and not kw and len(pos) == 1:
+            n = int_of(pos[0][0])
+            flag = pos[0][0].ref if pos[0][0].kind == "scalar" and \
+                isinstance(pos[0][0].ref, bool) else None
+            if n is not None or flag is not None:
+                # ``bool(i % 2)``, ``int(flag)`` of a known int or bool
+                value = n if n is not None else int(flag)
+                return Val("scalar", ref=bool(value)) if func.value == "bool" else \
+                    known_int(value)
         return self.apply(call, callee, pos, kw, func)
 
     def apply(self, call, callee: Val, pos, kw, func_node) -> Val:
@@ -1125,8 +1158,10 @@ class PythonSemantics:
         """The calls that led to this point (ids of the call nodes of the frames being
         run): an object is named by where it was made and by these, so two models that
         build their layers in one helper (``self.net = mlp(...)``) hold two sets of
-        parameters, not one."""
-        return tuple(id(f.call) for f in self.frames if f.call is not None)
+        parameters, not one; and, in a constructor's loop run pass by pass, by the pass
+        (``layers += [Coupling(d)]`` for each ``i``)."""
+        return tuple(id(f.call) for f in self.frames if f.call is not None) + \
+            self.unrolled_passes
 
     @staticmethod
     def _instance(info: ClassInfo, ref: tuple) -> Val:
@@ -1271,3 +1306,27 @@ def _constant_index(node: cst.Subscript) -> bool:
     return len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index) and \
         (isinstance(node.slice[0].slice.value, cst.SimpleString) or
          literal_int(node.slice[0].slice.value) is not None)
+
+
+def _additive_terms(node) -> list:
+    """The terms of a sum (``a * x + b - c``: ``a * x``, ``b``, ``c``)."""
+    if isinstance(node, cst.BinaryOperation) and isinstance(node.operator,
+                                                            (cst.Add, cst.Subtract)):
+        return _additive_terms(node.left) + _additive_terms(node.right)
+    return [node]
+
+
+def _reads_itself(term, target) -> bool:
+    """Whether a term of a sum is ``target`` itself, or it scaled by a number or a name
+    (``0.95 * avg``, ``avg * decay``, ``avg / 2``)."""
+    def same(n) -> bool:
+        return n.deep_equals(target)
+    if same(term):
+        return True
+    if isinstance(term, cst.BinaryOperation) and isinstance(
+            term.operator, (cst.Multiply, cst.Divide)):
+        scale = (cst.Integer, cst.Float, cst.Name, cst.Attribute)
+        return same(term.left) and isinstance(term.right, scale) or \
+            isinstance(term.operator, cst.Multiply) and same(term.right) and \
+            isinstance(term.left, scale)
+    return False

@@ -230,7 +230,7 @@ class TorchSemantics:
                 self.escape(vals)
             if children:
                 self.submodules.setdefault(ref, set()).update(
-                    c.ref for c in children if isinstance(c.ref, tuple))
+                    r for c in children for r in module_refs(c))
             if name == "Sequential" and not kw and pos and \
                     all(v.kind == "module" and isinstance(v.ref, tuple) for v, _ in pos):
                 # nn.Sequential(a, b, c): its children are also its attributes "0", "1",
@@ -366,8 +366,9 @@ class TorchSemantics:
                     children.extend(list_elements(v))
                 else:
                     children.append(v)
-        if not children or any(c.kind != "module" or not isinstance(c.ref, tuple)
-                               for c in children):
+        # (a list filled in a loop, ``layers += [ActNorm(d), Coupling(d)]``: one element,
+        # one of the modules appended, stands for them all)
+        if not children or any(c.kind != "module" or not module_refs(c) for c in children):
             return None
         return tuple(children)
 

@@ -229,7 +229,7 @@ def element_shape(container: Val, added: Val):
     unpacks ``r`` and ``prob`` apart), the parts joined, or the same nn module (one
     constructor call run in each pass of a loop: ``stages.append(Stage(...))``, the
     module that stands for them all); else None."""
-    module = added.kind == "module" and isinstance(added.ref, tuple)
+    module = added.kind == "module" and bool(module_refs(added))
     if not module and (added.kind != "tuple" or not added.elts):
         return None
     if container.elts == ():  # an empty list literal
@@ -237,8 +237,6 @@ def element_shape(container: Val, added: Val):
     old = container.ref
     if not (isinstance(old, tuple) and old[0] == "elem"):
         return None
-    if module:
-        return old if old[1].kind == "module" and old[1].ref == added.ref else None
     return _same_shape(old[1], added)
 
 
@@ -253,8 +251,13 @@ def list_elements(v: Val) -> tuple | None:
 
 
 def _same_shape(a: Val, b: Val):
-    """``("elem", a joined with b)`` when both are tuples of as many parts, else None."""
-    if a.elts is not None and b.elts is not None and len(a.elts) == len(b.elts):
+    """``("elem", a joined with b)`` when both are tuples of as many parts, or both known
+    nn modules (``layers.append(ActNorm(d)); layers.append(Coupling(d))``: one of them
+    stands for each element), else None."""
+    if a.elts is not None and b.elts is not None and len(a.elts) == len(b.elts) and \
+            a.kind == b.kind == "tuple":
+        return ("elem", join(a, b))
+    if a.kind == b.kind == "module" and module_refs(a) and module_refs(b):
         return ("elem", join(a, b))
     return None
 
@@ -273,13 +276,33 @@ def _join_dicts(a, b):
 
 
 def _join_shapes(a: Val, b: Val):
-    """The element shape of a join of two lists (an empty list literal has any)."""
-    shapes = [v.ref[1] for v in (a, b) if isinstance(v.ref, tuple) and v.ref[0] == "elem"]
+    """The element shape of a join of two lists (an empty list literal has any; a list of
+    known elements has theirs: ``layers += [A(d), B(d)]`` in a loop, whose passes hold
+    lists of different lengths)."""
+    shapes = [_shape_of(v) for v in (a, b) if v.elts != ()]
+    if None in shapes or not shapes:
+        return None
     if len(shapes) == 2:
         return _same_shape(*shapes)
-    if len(shapes) == 1 and (a.elts == () or b.elts == ()):
-        return ("elem", shapes[0])
-    return None
+    return ("elem", shapes[0])
+
+
+def _shape_of(v: Val) -> Val | None:
+    """What each element of list ``v`` is (of a list that has some): its ``("elem", ...)``
+    shape, or its known elements joined when they are all alike (tuples of as many parts,
+    nn modules)."""
+    if isinstance(v.ref, tuple) and v.ref[0] == "elem":
+        return v.ref[1]
+    if not v.elts:
+        return None
+    shape = v.elts[0]
+    for e in v.elts[1:]:
+        joined = _same_shape(shape, e)
+        if joined is None:
+            return None
+        shape = joined[1]
+    return shape if shape.kind == "module" and module_refs(shape) or \
+        shape.kind == "tuple" and shape.elts else None
 
 
 def join(a: Val, b: Val) -> Val:
