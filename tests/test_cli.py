@@ -291,6 +291,22 @@ def test_fix_applies_conflicting_fixes_in_later_rounds(project, monkeypatch, cap
     assert path.read_text() == "x = newnewnew\n"
 
 
+def test_fix_does_not_apply_again_a_fix_that_left_its_finding(project, monkeypatch, capsys):
+    from gradguard.analysis.model import Edit, FileResult, Finding, Fix, Message, Span
+
+    def analyze(text, imports=None):  # the fix adds a line above, and the finding stays
+        at = text.splitlines().index("f[i] = f.narrow(0, i - 1, 1) * w") + 1
+        return FileResult((Finding("GG202", Span.of(at, 0, at, 4), Message("saved"), fixes=(
+            Fix(Message("clone"), (Edit(Span.of(at, 0, at, 0), "f = f.clone()\n"),),
+                preferred=True),)),))
+
+    monkeypatch.setattr("gradguard.analysis.analyze", analyze)
+    path = write(project / "a.py", "f[i] = f.narrow(0, i - 1, 1) * w\n")
+    code, out, _ = run(capsys, "check", "--fix", "a.py")
+    assert (code, out.splitlines()[0]) == (1, "a.py: fixed 1 finding (GG202)")
+    assert path.read_text() == "f = f.clone()\nf[i] = f.narrow(0, i - 1, 1) * w\n"
+
+
 def test_fix_refuses_a_fix_that_breaks_the_syntax(project, monkeypatch, capsys):
     def analyze(text, imports=None):  # the fixed text (with .detach()) does not parse
         return fake_analyze(text + "SYNTAX" if "detach" in text else text)

@@ -1098,3 +1098,73 @@ def test_gg102_detaches_only_what_is_known_to_be_a_tensor():
     assert detach_lines([("h", Val("tensor", graph))]) == ["h = h.detach()"]
     pair = Val("tuple", graph, elts=(Val("tensor", graph), Val("tensor", graph)))
     assert detach_lines([("hc", pair)]) == ["hc = tuple(t.detach() for t in hc)"]
+
+
+# WGAN-GP: the critic's loss reads the attached ``fake`` twice, in the critic call and in
+# the gradient penalty (a helper); the generator's loss then walks that freed graph
+WGAN_GP = """import torch
+gen, critic = torch.nn.Linear(4, 2), torch.nn.Linear(2, 1)
+opt_g = torch.optim.Adam(gen.parameters())
+opt_c = torch.optim.Adam(critic.parameters())
+
+
+def penalty(critic, real, fake):
+    mixed = 0.5 * real + 0.5 * fake
+    return critic(mixed).pow(2).mean()
+
+
+for step in range(3):
+    real = torch.randn(8, 2)
+    fake = gen(torch.randn(8, 4))
+    loss_c = critic(fake).mean() - critic(real).mean()
+    loss_c = loss_c + penalty(critic, real, fake)
+    opt_c.zero_grad()
+    loss_c.backward()
+    opt_c.step()
+    loss_g = -critic(fake).mean()
+    opt_g.zero_grad()
+    loss_g.backward()
+    opt_g.step()
+"""
+
+
+def test_gg101_detaches_every_use_of_the_freed_tensor_in_the_loss_that_must_not_train_it():
+    f = _only(WGAN_GP, "GG101")
+    assert (f.span.start.line, f.preferred_fix.title.render()) == (
+        22, "Detach `fake` where that loss reads it, on lines 15 to 16: it must not "
+            "backpropagate into the graph that built it")
+    fixed = apply_edits(WGAN_GP, f.preferred_fix.edits)
+    assert "    loss_c = critic(fake.detach()).mean() - critic(real).mean()\n" \
+        "    loss_c = loss_c + penalty(critic, real, fake.detach())\n" in fixed
+    assert analyze(fixed).findings == ()
+
+
+def test_gg202_clones_the_operand_a_binary_operation_saves_in_the_writing_statement():
+    src = ("import torch\n"
+           "w = torch.nn.Parameter(torch.tensor(0.5))\n"
+           "f = torch.zeros(5)\n"
+           "for i in range(1, 5):\n"
+           "    f[i] = f[i - 1] * w + 1.0\n"
+           "f.sum().backward()\n")
+    f = _only(src, "GG202")
+    assert (f.span.start.line, f.preferred_fix.title.render()) == (
+        5, "Clone `f[i - 1]` where `f[i - 1] * w` saves it")
+    fixed = apply_edits(src, f.preferred_fix.edits)
+    assert "    f[i] = f[i - 1].clone() * w + 1.0\n" in fixed
+    assert analyze(fixed).findings == ()
+
+
+def test_gg202_reports_the_first_in_place_change_after_the_save():
+    # autograd's error is about the change that moved the version past the saved one
+    src = ("import torch\n"
+           "lin = torch.nn.Linear(1, 2)\n"
+           "x = torch.randn(8, 2)\n"
+           "x1, x2 = x[:, :1], x[:, 1:]\n"
+           "s, t = lin(x1).chunk(2, dim=1)\n"
+           "x2 *= torch.exp(s)\n"
+           "x2 += t\n"
+           "x.sum().backward()\n")
+    f = _only(src, "GG202")
+    assert (f.span.start.line, f.message.render(), f.preferred_fix.title.render()) == (
+        6, "In-place change of `x2`, which `lin(x1)` (line 5) saved for backward",
+        "Use the out-of-place form: `x2 = x2 * torch.exp(s)`")

@@ -195,10 +195,15 @@ def _fix_loop(source: Source, doc: _Document, task: Task, engine: bool) -> FileR
     if error is not None:
         return _syntax_problem(task, error, doc)
     errors = _errors(result, task, doc)
+    tried = set()
     for _ in range(MAX_FIX_ROUNDS):
-        # (a fix that edits an imported module is offered, not applied to other files)
+        # (a fix that edits an imported module is offered, not applied to other files; a
+        # fix offered again as it was applied in an earlier round did not remove its
+        # finding, and is not applied twice)
+        lines = doc.program.splitlines()
         candidates = [(f.code, f.preferred_fix) for f in findings if f.preferred_fix
-                      and f.preferred_fix.in_file]
+                      and f.preferred_fix.in_file and _signature(f, lines) not in tried]
+        tried.update(_signature(f, lines) for f in findings if f.preferred_fix)
         chosen = compatible_fixes([fix for _, fix in candidates])
         if not chosen:
             break
@@ -217,6 +222,15 @@ def _fix_loop(source: Source, doc: _Document, task: Task, engine: bool) -> FileR
     changed = doc.program != first.program
     return FileReport(task.path, _diagnostics(findings, task, doc), errors, source=source,
                       fixed_text=doc.file_text() if changed else None, fixed=tuple(fixed))
+
+
+def _signature(f: Finding, lines: list[str]) -> tuple:
+    """A finding and its preferred fix as the user reads them: the rule, the line it is
+    on (its text, wherever earlier fixes moved it), the fix's title and inserted texts."""
+    fix = f.preferred_fix
+    line = lines[f.span.start.line - 1] if 0 < f.span.start.line <= len(lines) else None
+    return (f.code, line, fix.title.msgid, repr(sorted(fix.title.args.items())),
+            tuple(e.new_text for e in fix.edits))
 
 
 def _diagnostics(findings: list[Finding], task: Task, doc: _Document

@@ -379,3 +379,72 @@ def cut_removal(node: cst.CSTNode, src: Source) -> Edit | None:
     if r.path is not None or whole.path is not None:
         return None
     return Edit(Span(r.end, whole.end), "")
+
+
+def detach_uses(h: Hazard, interp: Interpreter, src: Source, second: bool = True) -> Fix | None:
+    """The preferred fix of a graph freed by one loss and walked again by another (GG101;
+    GG103: the same loss, an iteration later). GAN shape: the freed tensor (``fake = netG(z)``) is an input of module calls or
+    arithmetic operands in both losses (``netD(fake)``, and a gradient penalty's
+    ``gp(netD, real, fake)``). Detach it at every use in the loss that must not train
+    what built it: the first one when every optimizer that stepped between the two
+    backwards trains neither that module nor a tensor that graph reads, and still gets a
+    gradient from the first loss once it is cut (discriminator step first; a temperature
+    ``Adam([log_alpha])`` whose loss multiplies ``log_alpha`` itself); else the second
+    one, when one of its uses there is a module call or an operation with a trainable
+    operand of its own (the second loss then still trains that; not when ``second`` is
+    False: in GG103 it is the first one's code, run again). A use left attached would
+    walk (or free) the graph all the same."""
+    hit = set(h.segs)
+    firsts, seconds = {}, {}
+    used = set()  # the segments recorded as uses: what is made of them is no use itself
+    trains = False
+    for sid in sorted(interp.segs):
+        seg = interp.segs[sid]
+        for node, segs in seg.inputs:
+            if not segs & hit or sid in hit or segs & used:
+                continue  # (``gp``, made of ``fake``, is cut where it reads ``fake``)
+            site = operand_at_site(h, interp, seg, node, segs & hit)
+            if site is None:
+                continue
+            if sid in h.val_segs and sid not in h.freed:
+                seconds.setdefault(id(site[0]), site)
+                trains = trains or trains_itself(seg)
+            elif h.freed.get(sid) is h.frees[0]:
+                firsts.setdefault(id(site[0]), site)
+            else:
+                continue
+            used.add(sid)
+    if not seconds:
+        return None
+    target = list(seconds.values()) if trains and second else None
+    if firsts:
+        producer = interp.segs[min(next(iter(seconds.values()))[1])].label
+        leaves = frozenset().union(*(interp.segs[s].leaves for s in hit))
+        own = frozenset().union(*(seg.leaves for sid, seg in interp.segs.items()
+                                  if sid not in hit and h.freed.get(sid) is h.frees[0]))
+        between = interp.step_log[h.frees[0].steps:h.steps]
+        stepped = interp._descendants(frozenset().union(*(t.refs for t in between)))
+        if between and all(t.names is not None and producer not in t.names and
+                           not t.stores & leaves and (t.names or t.stores & own)
+                           for t in between) and \
+                not any(st[0] == "param" and st[1] in stepped
+                        for s in hit for st, _ in interp.segs[s].saved):
+            target = list(firsts.values())
+    if target is None:
+        return None
+    nodes = sorted((node for node, _ in target), key=lambda n: (src.span(n).path or "",
+                                                                 src.span(n).start))
+    args = {"name": ", ".join(dict.fromkeys(src.code(n, 40) for n in nodes)),
+            "line": src.line_ref(nodes[0]), "last_line": src.line_ref(nodes[-1])}
+    message = Message(N_("Detach `{name}` on line {line}: that loss must not backpropagate "
+                         "into the graph that built it"), args) \
+        if args["line"] == args["last_line"] else \
+        Message(N_("Detach `{name}` where that loss reads it, on lines {line} to {last_line}: it "
+                   "must not backpropagate into the graph that built it"), args)
+    return Fix(message, tuple(src.append_to(n, ".detach()") for n in nodes), preferred=True)
+
+
+def trains_itself(seg) -> bool:
+    """Whether a segment reads trainable tensors other than its graph inputs: a module's
+    parameters, or a leaf that requires grad as an operand."""
+    return bool(seg.leaves) or any(st[0] == "param" for st, _ in seg.saved)

@@ -104,7 +104,7 @@ def build(h: Hazard, interp: Interpreter, src: Source) -> Finding:
 
 def _fixes(h: Hazard, interp: Interpreter, src: Source) -> tuple[Fix, ...]:
     fixes = []
-    for make in (_detach_at_second_use, _recompute, _use_fresh_value):
+    for make in (C.detach_uses, _recompute, _use_fresh_value):
         fix = make(h, interp, src)
         if fix is not None:
             fixes.append(fix)
@@ -114,61 +114,6 @@ def _fixes(h: Hazard, interp: Interpreter, src: Source) -> tuple[Fix, ...]:
     if retain is not None:
         fixes.append(retain)
     return tuple(fixes)
-
-
-def _detach_at_second_use(h: Hazard, interp: Interpreter, src: Source) -> Fix | None:
-    """GAN shape: the freed tensor (``fake = netG(z)``) is an input of a module call or
-    an arithmetic operand in both losses (``netD(fake)``). Detach it in the loss that must
-    not train what built it: the first one when every optimizer that stepped between the
-    two backwards trains neither that module nor a tensor that graph reads, and still gets
-    a gradient from the first loss once it is cut (discriminator step first; a temperature
-    ``Adam([log_alpha])`` whose loss multiplies ``log_alpha`` itself); else the second
-    one, when its use there is a module call or an operation with a trainable operand of
-    its own (the second loss then still trains that)."""
-    hit = set(h.segs)
-    first = second = None
-    used_second = None
-    for sid in sorted(interp.segs):
-        seg = interp.segs[sid]
-        for node, segs in seg.inputs:
-            if segs & hit and sid not in hit:
-                site = C.operand_at_site(h, interp, seg, node, segs & hit)
-                if site is None:
-                    continue
-                if sid in h.val_segs and sid not in h.freed:
-                    if used_second is None:
-                        used_second = site
-                    if second is None and _trains_itself(seg):
-                        second = site
-                elif h.freed.get(sid) is h.frees[0] and first is None:
-                    first = site
-    if used_second is None:
-        return None
-    target = second
-    if first is not None:
-        producer = interp.segs[min(used_second[1])].label
-        leaves = frozenset().union(*(interp.segs[s].leaves for s in hit))
-        own = frozenset().union(*(seg.leaves for sid, seg in interp.segs.items()
-                                  if sid not in hit and h.freed.get(sid) is h.frees[0]))
-        between = interp.step_log[h.frees[0].steps:h.steps]
-        if between and all(t.names is not None and producer not in t.names and
-                           not t.stores & leaves and (t.names or t.stores & own)
-                           for t in between):
-            target = first
-    if target is None:
-        return None
-    node = target[0]
-    name = src.code(node, 40)
-    return Fix(Message(N_("Detach `{name}` on line {line}: that loss must not backpropagate "
-                          "into the graph that built it"),
-                       {"name": name, "line": src.line_ref(node)}),
-               (src.append_to(node, ".detach()"),), preferred=True)
-
-
-def _trains_itself(seg) -> bool:
-    """Whether a segment reads trainable tensors other than its graph inputs: a module's
-    parameters, or a leaf that requires grad as an operand."""
-    return bool(seg.leaves) or any(st[0] == "param" for st, _ in seg.saved)
 
 
 def _recompute(h: Hazard, interp: Interpreter, src: Source) -> Fix | None:

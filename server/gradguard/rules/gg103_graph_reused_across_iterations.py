@@ -83,8 +83,12 @@ def build(h: Hazard, interp: Interpreter, src: Source) -> Finding:
     message = Message(N_("`{tensor}` uses `{graph}`, built once on line {built_line} before "
                          "the loop; the backward on line {freed_line} frees its graph in the "
                          "first iteration, so the next iteration fails"), args)
-    fixes = [f for f in (_recompute_in_loop(h, interp, src) or
-                         _detach_where_built(h, interp, src),
+    # (what no optimizer trains is cut where it is built; what no optimizer stepping in
+    # the loop trains is the loop's fixed input, cut where the loop's losses read it;
+    # else it is built anew in each iteration)
+    fixes = [f for f in (_detach_where_built(h, interp, src) or
+                         C.detach_uses(h, interp, src, second=False) or
+                         _recompute_in_loop(h, interp, src),
                          C.retain_fix(h, interp, src, preferred=False)) if f is not None]
     return Finding(RULE.code, src.span(h.node), message, C.related(h, interp, src),
                    tuple(fixes))
@@ -122,8 +126,9 @@ def _recompute_in_loop(h: Hazard, interp: Interpreter, src: Source) -> Fix | Non
             continue
         if src.span(stmt).start >= lspan.start:
             continue
-        if C.reads_freed(stmt.body[0].value, h, interp, loop.frame):
-            continue
+        if C.reads_freed(stmt.body[0].value, h, interp, loop.frame) or \
+                not C.may_build_graph(stmt.body[0].value):
+            continue  # (``feats = hook.features``: run in the loop, it builds nothing)
         name = key[1]
         if isinstance(loop.node, (cst.For, cst.While)) and \
                 not C.name_index(loop.node.body, src).names.get(name):

@@ -183,8 +183,9 @@ def _fix(node, h: InplaceHazard, src: Source) -> Fix | None:
         saved_arg = _saved_argument(h.seg.node, node.value, stmt, src)
         if saved_arg is not None:
             code = src.code(saved_arg, 200)
+            op = h.seg.node.func if isinstance(h.seg.node, cst.Call) else h.seg.node
             return Fix(Message(N_("Clone `{name}` where `{op}` saves it"),
-                               {"name": code, "op": src.code(h.seg.node.func, 40)}),
+                               {"name": code, "op": src.code(op, 40)}),
                        (Edit(src.span(saved_arg), f"{code}.clone()"),), preferred=True)
         return Fix(Message(N_("Clone `{name}` before changing it in place"), {"name": target}),
                    (src.insert_line_before(stmt, f"{target} = {target}.clone()"),),
@@ -209,21 +210,28 @@ def _fix(node, h: InplaceHazard, src: Source) -> Fix | None:
 
 
 def _saved_argument(saver, target, stmt, src: Source):
-    """The argument of the call ``saver`` that reads the tensor ``target`` (``states[:,
-    i]`` of ``cell(x[:, i], states[:, i])``), when that call is in the statement ``stmt``
-    that then changes ``target`` in place (``states[:, i + 1] = cell(...)``): a clone
-    before the statement would be saved and changed all the same, a clone of the argument
-    is saved and never changed, and passes the gradient on to ``target``."""
-    if not isinstance(saver, cst.Call) or not isinstance(target, cst.Name):
+    """The operand of ``saver`` that reads the tensor ``target`` (``states[:, i]`` of
+    ``cell(x[:, i], states[:, i])``, ``f[i - 1]`` of ``f[i - 1] * w``), when ``saver`` is
+    in the statement ``stmt`` that then changes ``target`` in place (``states[:, i + 1] =
+    cell(...)``, ``f[i] = f[i - 1] * w + b``): a clone before the statement would be saved
+    and changed all the same, a clone of the operand is saved and never changed, and
+    passes the gradient on to ``target``."""
+    if not isinstance(target, cst.Name):
+        return None
+    if isinstance(saver, cst.Call):
+        operands = [arg.value for arg in saver.args]
+    elif isinstance(saver, cst.BinaryOperation):
+        operands = [saver.left, saver.right]
+    else:
         return None
     inside, span = src.span(stmt), src.span(saver)
     if not (inside.start <= span.start and span.end <= inside.end):
         return None
-    for arg in saver.args:
-        base = arg.value
+    for value in operands:
+        base = value
         while isinstance(base, (cst.Subscript, cst.Attribute)):
             base = base.value
         if isinstance(base, cst.Name) and base.value == target.value and \
-                isinstance(arg.value, (cst.Name, cst.Subscript, cst.Attribute)):
-            return arg.value
+                isinstance(value, (cst.Name, cst.Subscript, cst.Attribute)):
+            return value
     return None
