@@ -435,12 +435,13 @@ def detach_uses(h: Hazard, interp: Interpreter, src: Source, second: bool = True
     nodes = sorted((node for node, _ in target), key=lambda n: (src.span(n).path or "",
                                                                  src.span(n).start))
     args = {"name": ", ".join(dict.fromkeys(src.code(n, 40) for n in nodes)),
-            "line": src.line_ref(nodes[0]), "last_line": src.line_ref(nodes[-1])}
+            "line": src.line_ref(nodes[0])}
+    last = src.line_ref(nodes[-1])
     message = Message(N_("Detach `{name}` on line {line}: that loss must not backpropagate "
-                         "into the graph that built it"), args) \
-        if args["line"] == args["last_line"] else \
+                         "into the graph that built it"), args) if last == args["line"] else \
         Message(N_("Detach `{name}` where that loss reads it, on lines {line} to {last_line}: it "
-                   "must not backpropagate into the graph that built it"), args)
+                   "must not backpropagate into the graph that built it"),
+                {**args, "last_line": last})
     return Fix(message, tuple(src.append_to(n, ".detach()") for n in nodes), preferred=True)
 
 
