@@ -1250,3 +1250,20 @@ def test_a_running_value_rebound_to_a_sum_with_its_old_value_accumulates_graphs(
     # of a number, or rebound to a value that does not read its old one, nothing piles up
     assert analyze(src.replace("0.05 * loss\n", "0.05 * loss.item()\n")).findings == ()
     assert analyze(src.replace("0.95 * avg + 0.05 * loss\n", "0.05 * loss\n")).findings == ()
+
+
+def test_an_element_of_range_indexes_a_view():
+    # ``t[b]`` with ``b`` from ``range()`` is a Python int: basic indexing, a view of ``t``,
+    # so writing into it changes what relu saved; a tensor index copies (nothing is changed)
+    src = ("import torch\n"
+           "lin = torch.nn.Linear(3, 3)\n"
+           "t = torch.relu(lin(torch.randn(2, 4, 3)))\n"
+           "for b in range(t.size(0)):\n"
+           "    t[b][0] = lin(t[b][0])\n"
+           "t.sum().backward()\n")
+    assert [(f.code, f.span.start.line, f.message.render(), f.fixes) for f in
+            analyze(src).findings] == [
+        ("GG202", 5, "In-place change of `t[b]`, which `torch.relu(lin(torch.randn(2, 4, 3)))` "
+                     "(line 3) saved for backward", ())]
+    copied = src.replace("range(t.size(0))", "torch.tensor([[0], [1]])")
+    assert analyze(copied).findings == ()

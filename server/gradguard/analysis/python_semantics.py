@@ -88,6 +88,10 @@ def known_int(n: int) -> Val:
     return Val("scalar", ref=("int", n))
 
 
+SOME_INT = Val("scalar", ref="int")
+"""A Python int of unknown value (an element of ``range(n)``)."""
+
+
 def int_of(v: Val) -> int | None:
     """The value of a known int, else None."""
     return v.ref[1] if v.kind == "scalar" and isinstance(v.ref, tuple) and \
@@ -339,6 +343,9 @@ class PythonSemantics:
         """What iterating over / indexing a container gives (elements joined)."""
         if container.elts:
             return join_all(container.elts)
+        if container.kind == "container" and isinstance(container.ref, tuple) and \
+                container.ref[0] == "range":
+            return SOME_INT
         if isinstance(container.ref, tuple) and container.ref[0] == "elem":
             return container.ref[1]  # a list of tuples of known parts
         if container.kind in ("container", "tuple"):
@@ -786,7 +793,7 @@ class PythonSemantics:
                 return Val(el.kind, el.segs - base.each, el.leaf, store=el.store)
             return self._element(base)
         if base.kind == "tensor" and base.grad:
-            basic = self._basic_index(node)
+            basic = self._basic_index(node, index_vals)
             # (advanced indexing saves its indices, not ``base``: nothing an in-place
             # change of ``base`` breaks, but a graph a backward frees)
             res = self.op(node, "", [base], saves=not basic and T.INDEX_SAVES_INDICES,
@@ -798,12 +805,19 @@ class PythonSemantics:
         return self._element(base)
 
     @staticmethod
-    def _basic_index(node: cst.Subscript) -> bool:
-        """Whether the index is made of slices, integer literals, ``None`` and ``...``
-        only (basic indexing: the result is a view; a tensor index copies)."""
+    def _basic_index(node: cst.Subscript, index_vals: list) -> bool:
+        """Whether the index is made of slices, Python ints (literals, known ints, an
+        element of ``range()``: ``T[b][step]``), ``None`` and ``...`` only (basic
+        indexing: the result is a view; a tensor index copies). ``index_vals``: the
+        values of the index's non-slice parts, in order."""
+        vals = iter(index_vals)
         for el in node.slice:
             s = el.slice
             if isinstance(s, cst.Slice):
+                continue
+            iv = next(vals, None)
+            if iv is not None and (int_of(iv) is not None or
+                                   iv.kind == "scalar" and iv.ref == SOME_INT.ref):
                 continue
             v = s.value
             if isinstance(v, cst.UnaryOperation) and isinstance(v.operator, cst.Minus):
@@ -888,6 +902,9 @@ class PythonSemantics:
             if None not in bounds and not (len(bounds) == 3 and bounds[2] == 0):
                 # ``range(1, update_step)`` of known ints: how many times a loop runs
                 return Val("container", ref=("range", len(range(*bounds)), tuple(bounds)))
+            if all(v.kind in ("scalar", "unknown") for v, _ in pos):
+                # ``range(x.size(0))``: ints, how many not known
+                return Val("container", ref=("range", None, None))
         if isinstance(func, cst.Name) and func.value in ("bool", "int") and \
                 callee is UNKNOWN and not kw and len(pos) == 1:
             n = int_of(pos[0][0])

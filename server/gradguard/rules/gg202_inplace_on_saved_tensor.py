@@ -187,6 +187,8 @@ def _fix(node, h: InplaceHazard, src: Source) -> Fix | None:
             return Fix(Message(N_("Clone `{name}` where `{op}` saves it"),
                                {"name": code, "op": src.code(op, 40)}),
                        (Edit(src.span(saved_arg), f"{code}.clone()"),), preferred=True)
+        if _tensor_element(node.value, h):
+            return None  # (``T[b] = T[b].clone()`` would change ``T`` in place itself)
         return Fix(Message(N_("Clone `{name}` before changing it in place"), {"name": target}),
                    (src.insert_line_before(stmt, f"{target} = {target}.clone()"),),
                    preferred=True)
@@ -207,6 +209,18 @@ def _fix(node, h: InplaceHazard, src: Source) -> Fix | None:
                            (src.prepend_to(node, f"{target} = "),
                             Edit(src.span(node.func.attr), out_of_place)), preferred=True)
     return None
+
+
+def _tensor_element(target, h: InplaceHazard) -> bool:
+    """Whether ``target`` is an element of a tensor (``T[b]``: rebinding it is an in-place
+    change of ``T``), not of a dict or list (``scores["obj"]``) nor a name."""
+    base = target
+    while isinstance(base, cst.Subscript):
+        base = base.value
+    if base is target or not isinstance(base, cst.Name):
+        return False
+    b = h.env.get((_bump_frame(h), base.value)) or h.env.get(("G", base.value))
+    return b is None or b.val.kind in ("tensor", "unknown")
 
 
 def _saved_argument(saver, target, stmt, src: Source):
