@@ -81,8 +81,6 @@ def _overload(fi, dont_require) -> dict:
     rets = s.returns
     tensor_rets = [_is_tensor(r.type) for r in rets]
     info = (fi.info or {}).get("Default")
-    out_names = ["result"] if len(rets) == 1 else [r.name or f"result{i}" for i, r in
-                                                    enumerate(rets)]
     # a return named ``indices`` is an int64 tensor (max.dim, kthvalue, mode, cummax...:
     # native_functions.yaml's convention); integer tensors never require grad, whatever
     # derivatives.yaml's output_differentiability says
@@ -287,7 +285,6 @@ def _probe(torch, fn, kind: str):
 def _probe_composites(torch, ops: dict) -> None:
     for name in sorted(ops):
         e = ops[name]
-        d = e["diff"] if isinstance(e["diff"], list) else [e["diff"]]
         if not e.pop("_probe", False) or name.endswith("_"):
             continue
         fn = getattr(torch, name, None) if e.get("fn") else None
@@ -404,8 +401,98 @@ def _modules(torch) -> dict:
             kept = _params_saved(torch, cls, params, "recurrent" in e)
             if kept is not None:
                 e["saves_params"] = kept
+        saves = _saves(torch, cls, params, "recurrent" in e)
+        if saves is not None:
+            e["saves"] = saves
         out[name] = e
     return out
+
+
+# Modules the default build (2 for each required argument) cannot make, or cannot call
+# on the probe inputs: built here with the smallest arguments that fit them.
+_PROBE_BUILDS = {
+    "Unflatten": lambda nn: nn.Unflatten(1, (2, 1)),
+    "PixelShuffle": lambda nn: nn.PixelShuffle(1),
+    "PixelUnshuffle": lambda nn: nn.PixelUnshuffle(1),
+    "Upsample": lambda nn: nn.Upsample(scale_factor=2),
+    "UpsamplingNearest2d": lambda nn: nn.UpsamplingNearest2d(scale_factor=2),
+    "UpsamplingBilinear2d": lambda nn: nn.UpsamplingBilinear2d(scale_factor=2),
+    "TransformerEncoder": lambda nn: nn.TransformerEncoder(
+        nn.TransformerEncoderLayer(2, 2, dim_feedforward=4), 1, enable_nested_tensor=False),
+    "TransformerDecoder": lambda nn: nn.TransformerDecoder(
+        nn.TransformerDecoderLayer(2, 2, dim_feedforward=4), 1),
+    "Transformer": lambda nn: nn.Transformer(2, 2, 1, 1, dim_feedforward=4),
+}
+
+
+def _saves(torch, cls, params, recurrent: bool) -> str | None:
+    """What a module's forward (in training mode) saves for its backward, of the tensors
+    the program holds: ``input`` (changing the input in place after the call makes the
+    backward raise "modified by an inplace operation"), else ``output`` (changing the
+    result does), ``alias`` (the result shares the input's storage: Identity, Flatten),
+    ``mask`` (neither, but a second backward raises "backward through the graph a second
+    time": a dropout mask, the parameters), ``none`` (nothing: padding). Probed on each
+    input of :data:`_MODULE_INPUTS` with one, two and three arguments (a decoder takes
+    ``tgt, memory``, attention ``query, key, value``) until one fits; None when none does
+    and for containers of other modules."""
+    nn = torch.nn
+    if issubclass(cls, (nn.Sequential, nn.ModuleList, nn.ModuleDict, nn.ParameterList,
+                        nn.ParameterDict)) or cls.__name__ == "Container":
+        return None
+
+    def build():
+        make = _PROBE_BUILDS.get(cls.__name__)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return make(nn) if make else _build(cls, params, recurrent)
+
+    def run(shape, arity, change):
+        """True/False: whether the backward raised after the change; None: no fit."""
+        torch.manual_seed(0)
+        m = build()
+        if m is None:
+            return None
+        m.train()
+        if shape == "indices":
+            h = torch.tensor([0, 1, 1])
+        else:
+            h = torch.randn(*shape, requires_grad=True).clone()
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                out = m(*[h] * arity)
+        except Exception:  # noqa: BLE001 - try the next input
+            return None
+        while isinstance(out, (tuple, list)):
+            out = out[0]
+        if not isinstance(out, torch.Tensor) or not out.requires_grad:
+            return None
+        if change == "alias":
+            return out.untyped_storage().data_ptr() == h.untyped_storage().data_ptr()
+        if change != "twice":
+            with torch.no_grad():
+                (h if change == "input" else out).add_(0)
+        try:
+            out.float().sum().backward()
+            if change == "twice":
+                out.float().sum().backward()
+        except RuntimeError as err:
+            if "inplace operation" in str(err) or "second time" in str(err):
+                return True
+            return None
+        return False
+
+    for shape in _MODULE_INPUTS:
+        for arity in (1, 2, 3):
+            if run(shape, arity, "alias") is None:
+                continue
+            if run(shape, arity, "alias"):
+                return "alias"
+            for change in ("input", "output", "twice"):
+                if run(shape, arity, change):
+                    return {"twice": "mask"}.get(change, change)
+            return "none"
+    return None
 
 
 # inputs tried, in order, for a module's forward: a batch of features, of sequences,

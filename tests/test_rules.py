@@ -195,6 +195,33 @@ def test_gg202_inplace_division_of_saved_output():
     assert analyze(fixed).findings == ()
 
 
+def test_gg202_inplace_change_of_what_a_transformer_layer_saved():
+    # a transformer layer saves its input (its first LayerNorm or attention projection):
+    # the second decoder's ``+=`` changes the tensor the first one saved (probed under torch:
+    # scripts/gen_torch_tables.py)
+    src = ("import torch\n"
+           "from torch import nn\n"
+           "class Decoder(nn.Module):\n"
+           "    def __init__(self):\n"
+           "        super().__init__()\n"
+           "        self.pos = nn.Parameter(torch.zeros(1, 4, 8))\n"
+           "        layer = nn.TransformerEncoderLayer(8, 2, batch_first=True, norm_first=True)\n"
+           "        self.blocks = nn.TransformerEncoder(layer, num_layers=1)\n"
+           "    def forward(self, token):\n"
+           "        token += self.pos\n"
+           "        return self.blocks(token)\n"
+           "a, b = Decoder(), Decoder()\n"
+           "quant = nn.Linear(8, 8)(torch.randn(2, 4, 8))\n"
+           "(a(quant) + b(quant)).sum().backward()\n")
+    f = _only(src, "GG202")
+    assert f.span.start.line == 10
+    assert f.message.render() == ("In-place change of `token`, which `self.blocks(token)` "
+                                  "(line 11) saved for backward")
+    fixed = apply_edits(src, f.preferred_fix.edits)
+    assert "        token = token + self.pos\n" in fixed
+    assert analyze(fixed).findings == ()
+
+
 def test_gg202_inplace_change_of_an_output_its_op_saved_with_its_input():
     # LinalgVectorNormBackward0 saves the norm's result as well as its input
     # (derivatives.yaml: every overload of norm uses ``result``)

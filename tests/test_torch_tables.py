@@ -86,6 +86,14 @@ def test_modules_optimizers_factories():
     assert db.module("ReLU")["inplace"] == 1 and "inplace" not in db.module("Linear")
     assert db.module("ReLU")["functional"] == ["relu"] and db.module("Linear")["params"] == 1
     assert db.module("ReLU")["params"] == 0
+    # what a forward saves, probed by changing the input or the result in place
+    assert {n: db.module(n)["saves"] for n in (
+        "Linear", "TransformerEncoder", "MultiheadAttention", "ReLU", "Softmax", "Dropout",
+        "ZeroPad2d", "Flatten", "Embedding")} == {
+        "Linear": "input", "TransformerEncoder": "input", "MultiheadAttention": "input",
+        "ReLU": "output", "Softmax": "output", "Dropout": "mask", "ZeroPad2d": "none",
+        "Flatten": "alias", "Embedding": "input"}
+    assert "saves" not in db.module("Sequential")
     assert {"SGD", "Adam", "AdamW", "LBFGS", "Optimizer"} <= set(db.optimizers())
     assert {"zeros", "randn", "arange", "tensor", "as_tensor", "from_numpy"} <= db.factories()
     assert "zeros_like" not in db.factories()  # takes a tensor

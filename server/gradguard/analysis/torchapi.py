@@ -275,35 +275,17 @@ LIST_ADDS = frozenset({"append", "extend", "insert", "appendleft"})
 # discard a detach(), nor run an evaluation loop).
 TRIGGER_TOKENS = ("backward", "autograd", ".grad(", ".step(", ".detach()", ".eval()")
 
-# What each torch.nn module's backward needs (derivatives.yaml for the op its forward
-# runs; checked under torch 2.13 by changing the input, or the output, in place before
-# backward): "output" the result (ReluBackward, SigmoidBackward, SoftmaxBackward save
-# ``result``), "input" the input and the module's parameters (addmm, convolution,
-# native_batch_norm, max_pool save ``self``/``input``), "mask" no tensor the program
-# holds (native_dropout saves its mask), "none" nothing (padding, pixel shuffle,
-# nearest upsampling), "alias" nothing, the result is the input itself or a view of it
-# (Identity, Flatten). A module missing here saves only its parameters, as far as the
-# analyzer knows.
-MODULE_SAVES = {
-    **dict.fromkeys(("ReLU", "Sigmoid", "Tanh", "Softmax", "LogSoftmax", "Softmin",
-                     "Softmax2d"), "output"),
-    **dict.fromkeys((
-        "Linear", "Bilinear", "LazyLinear", "Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d",
-        "ConvTranspose2d", "ConvTranspose3d", "LazyConv1d", "LazyConv2d", "LazyConv3d",
-        "BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "SyncBatchNorm", "LayerNorm",
-        "GroupNorm", "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d", "RMSNorm",
-        "GELU", "SiLU", "Mish", "Softplus", "Hardswish", "Hardsigmoid", "Hardtanh", "ReLU6",
-        "LeakyReLU", "ELU", "SELU", "CELU", "PReLU", "Threshold", "Softsign", "LogSigmoid",
-        "Hardshrink", "Softshrink", "MaxPool1d", "MaxPool2d", "MaxPool3d", "AvgPool1d",
-        "AvgPool2d", "AvgPool3d", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d",
-        "AdaptiveMaxPool3d", "Embedding", "EmbeddingBag", "RNN", "GRU", "LSTM", "RNNCell",
-        "GRUCell", "LSTMCell"), "input"),
-    **dict.fromkeys(("Dropout", "Dropout1d", "Dropout2d", "Dropout3d", "AlphaDropout",
-                     "FeatureAlphaDropout"), "mask"),
-    **dict.fromkeys(("ZeroPad1d", "ZeroPad2d", "ZeroPad3d", "ConstantPad1d", "ConstantPad2d",
-                     "ConstantPad3d", "PixelShuffle", "PixelUnshuffle"), "none"),
-    **dict.fromkeys(("Identity", "Flatten", "Unflatten"), "alias"),
-}
+# What each torch.nn module's forward saves for backward, of the tensors the program
+# holds (generated: scripts/gen_torch_tables.py probes each module under torch by changing
+# its input, or its result, in place before backward): "input" the input (addmm,
+# convolution, native_batch_norm, max_pool save ``self``/``input``; attention and
+# transformer layers through their first Linear or LayerNorm), "output" the result
+# (ReluBackward, SigmoidBackward, SoftmaxBackward save ``result``), "mask" no tensor the
+# program holds, yet a second backward raises (native_dropout saves its mask), "none"
+# nothing (padding, pixel shuffle, nearest upsampling), "alias" nothing, the result is the
+# input itself or a view of it (Identity, Flatten). A module missing here saves only its
+# parameters, as far as the analyzer knows.
+MODULE_SAVES = {n: e["saves"] for n, e in _db.modules().items() if e.get("saves")}
 
 # Activations that, built with inplace=True, save their (in-place) result: relu_,
 # leaky_relu_, elu_ (also SELU, CELU) backward from ``result``; hardtanh_ (ReLU6),
