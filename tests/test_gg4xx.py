@@ -598,3 +598,49 @@ def test_gg402_quiet_when_a_backward_may_run_after_zero_grad(before, after):
     if before == "    loss.backward()\n":
         text = text.replace("        optimizer.zero_grad(set_to_none=True)\n", "")
     assert codes(text) == []
+
+
+PHASES = """import torch
+import torch.nn as nn
+
+
+def run_epoch(model, batches, optimizer, phase):
+    with torch.set_grad_enabled(phase == "training"):
+        for x, y in batches:
+            loss = nn.functional.mse_loss(model(x), y)
+            if phase == "train":
+                loss.requires_grad = True
+                optimizer.zero_grad()
+                loss.backward()
+                optimizer.step()
+
+
+model = nn.Linear(4, 1)
+optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+batches = [(torch.randn(8, 4), torch.randn(8, 1))]
+run_epoch(model, batches, optimizer, "train")
+run_epoch(model, batches, optimizer, "val")
+"""
+
+
+def test_gg402_grad_mode_set_from_a_comparison_of_known_strings():
+    # the call passes "train", the block compares with "training": grad mode is off, the
+    # loss is rewrapped as a leaf, and no gradient reaches the model
+    (f,) = analyze(PHASES).findings
+    assert (f.code, f.span.start.line) == ("GG402", 13)
+    assert [(r.span.start.line, r.message.render()) for r in f.related][:2] == [
+        (6, "the graph from `model` is cut here"),
+        (8, "`model(x)` runs under no_grad here")]
+
+
+@pytest.mark.parametrize("before,after", [
+    # the phase the block compares with is the one the call passes
+    ('phase == "training"', 'phase == "train"'),
+    # a phase not known: grad mode may be on
+    ('run_epoch(model, batches, optimizer, "train")', 'run_epoch(model, batches, optimizer, input())'),
+])
+def test_gg402_quiet_when_grad_mode_may_be_on(before, after):
+    text = PHASES.replace(before, after)
+    if before.startswith("run_epoch"):
+        text = text.replace('            if phase == "train":\n', '            if phase:\n')
+    assert codes(text) == []

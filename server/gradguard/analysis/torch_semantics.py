@@ -12,6 +12,7 @@ import libcst.matchers as match
 from gradguard.analysis import torchapi as T
 from gradguard.analysis.events import DiscardedDetach, Step
 from gradguard.analysis.frames import (ClassInfo, FuncRef, LoopCtx, Partial, Trained, calls_in,
+                                       children_of,
                                        dotted, is_global, literal_truth, string_value)
 from gradguard.analysis.values import (EMPTY, NONE, SCALAR, UNKNOWN, Alts, Binding, Cut, Val,
                                        dict_items, element_shape, join, join_all, list_elements,
@@ -65,7 +66,11 @@ class TorchSemantics:
         if name == "enable_grad":
             return "on"
         if name == "set_grad_enabled" and expr.args:
-            flag = literal_truth(expr.args[0].value)
+            arg = expr.args[0].value
+            flag = literal_truth(arg)
+            if flag is None and _only_reads(arg):
+                # ``set_grad_enabled(phase == "train")`` with ``phase`` of known value
+                flag = self.truth(self.eval(arg))
             return None if flag is None else ("on" if flag else "off")
         return None
 
@@ -118,6 +123,11 @@ class TorchSemantics:
                                                     src=v.src)
         if self.no_grad:
             if ref is not None:
+                site = self.no_grad_sites[-1] if self.no_grad_sites else None
+                if isinstance(site, cst.With):
+                    # the block that turned grad mode off (in a caller, maybe)
+                    self.cut_log.append((Cut("no_grad", site, True, frozenset({ref})),
+                                         self.stamp()))
                 self.cut_log.append((Cut("no_grad_call", call, True, frozenset({ref})),
                                      self.stamp()))
             # a torch.nn module's forward runs in the grad mode it is given; a model not
@@ -880,6 +890,20 @@ class TorchSemantics:
             if self._grad_context(call) == "off":
                 return True
         return False
+
+
+def _only_reads(expr) -> bool:
+    """An expression that only reads names and constants and compares them (evaluating it
+    again records nothing)."""
+    todo = [expr]
+    while todo:
+        n = todo.pop()
+        if not isinstance(n, (cst.Name, cst.Attribute, cst.Comparison, cst.ComparisonTarget,
+                              cst.BooleanOperation, cst.UnaryOperation, cst.SimpleString,
+                              cst.Integer)):
+            return False
+        todo.extend(children_of(n))
+    return True
 
 
 def self_assigned(func) -> frozenset:
