@@ -877,3 +877,54 @@ for _ in range(2):
     opt.step()
 """
     assert [(f.code, f.span.start.line) for f in analyze(text).findings] == [("GG201", 17)]
+
+
+LEVELS_APPENDED = """\
+import torch
+import torch.nn as nn
+
+
+class Head(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.levels = nn.ModuleList()
+        for i in range(3):
+            convs = nn.Sequential(nn.Conv2d(4, 4, 3, padding=1), nn.ReLU(inplace=True))
+            self.levels.append(convs)
+
+    def forward(self, inputs):
+        total = self.levels[0](inputs[0])
+        for i in range(1, len(inputs)):
+            total += self.levels[i](inputs[i])
+        return total
+
+
+head = Head()
+feats = [torch.randn(1, 4, 8, 8) for _ in range(3)]
+head(feats).sum().backward()
+"""
+
+
+def test_module_containers_filled_by_append_and_add_module_run_their_children():
+    # nn.ModuleList() / nn.Sequential() filled later hold those children in that order:
+    # level 0 ends in ReLU(inplace=True), which saves its result, and ``+=`` changes it
+    f = _only(LEVELS_APPENDED, "GG202")
+    assert (f.span.start.line, f.message.render()) == (
+        16, "In-place change of `total`, which `self.levels[0](inputs[0])` (line 14) saved "
+            "for backward")
+    fixed = apply_edits(LEVELS_APPENDED, f.preferred_fix.edits)
+    assert "            total = total + self.levels[i](inputs[i])\n" in fixed
+    assert analyze(fixed).findings == ()
+    added = LEVELS_APPENDED.replace(
+        "            convs = nn.Sequential(nn.Conv2d(4, 4, 3, padding=1), nn.ReLU(inplace=True))\n",
+        "            convs = nn.Sequential()\n"
+        "            convs.add_module('conv', nn.Conv2d(4, 4, 3, padding=1))\n"
+        "            convs.add_module('act', nn.ReLU(inplace=True))\n")
+    assert [(f.code, f.span.start.line) for f in analyze(added).findings] == [("GG202", 18)]
+    # a level that ends in batch norm saves its input, not the result ``+=`` changes
+    assert analyze(LEVELS_APPENDED.replace("nn.ReLU(inplace=True))",
+                                           "nn.BatchNorm2d(4))")).findings == ()
+    # children not known (a helper builds them): not known what level 0 saves
+    unknown = LEVELS_APPENDED.replace("self.levels.append(convs)",
+                                      "self.levels.append(make_level())")
+    assert analyze(unknown).findings == ()

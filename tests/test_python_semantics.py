@@ -1267,3 +1267,47 @@ def test_an_element_of_range_indexes_a_view():
                      "(line 3) saved for backward", ())]
     copied = src.replace("range(t.size(0))", "torch.tensor([[0], [1]])")
     assert analyze(copied).findings == ()
+
+
+NAMED_TUPLE = """\
+from collections import namedtuple
+import torch
+Out = namedtuple("Out", ["y", "h"])
+lin = torch.nn.Linear(2, 2)
+opt = torch.optim.SGD(lin.parameters(), lr=0.1)
+h = torch.zeros(1, 2)
+for _ in range(3):
+    y = lin(h + torch.randn(1, 2))
+    o = Out(y, y.detach())
+    y2, h = o
+    opt.zero_grad()
+    y2.sum().backward()
+    opt.step()
+"""
+CARRIED = ("GG102", 12, "`y2.sum()` reaches the previous iteration's graph through `h`, "
+                        "which the backward on line 12 freed in that iteration")
+
+
+def test_a_named_tuple_holds_each_field_apart():
+    # each field is an element of its own (also by name): the detached one has no graph
+    assert _found(NAMED_TUPLE) == []
+    assert _found(NAMED_TUPLE.replace("y2, h = o", "y2, h = o.y, o.h")) == []
+    assert _found(NAMED_TUPLE.replace("Out(y, y.detach())", "Out(y, h=y.detach())")) == []
+    assert _found(NAMED_TUPLE.replace('["y", "h"]', '"y h"')) == []
+    typed = NAMED_TUPLE.replace("from collections import namedtuple\n",
+                                "from typing import NamedTuple\n").replace(
+        'Out = namedtuple("Out", ["y", "h"])\n',
+        "class Out(NamedTuple):\n    y: torch.Tensor\n    h: torch.Tensor\n")
+    assert _found(typed) == []
+    # the field that keeps the graph carries it into the next iteration
+    assert _found(NAMED_TUPLE.replace("Out(y, y.detach())", "Out(y, y)")) == [CARRIED]
+    assert _found(NAMED_TUPLE.replace("Out(y, y.detach())", "Out(y, h=y)")) == [CARRIED]
+    assert _found(typed.replace("Out(y, y.detach())", "Out(y, y)")) == [
+        (CARRIED[0], 14, CARRIED[2].replace("line 12", "line 14"))]
+
+
+def test_a_starred_tuple_passes_its_elements_in_order():
+    # ``zip(layers, *memories)``: the memories tuple's two elements are two iterables
+    starred = NAMED_TUPLE.replace("    y2, h = o\n", "    (y2, h), = zip(*o)\n")
+    assert _found(starred.replace("Out(y, y.detach())", "Out(y[0], y[0].detach())")) == []
+    assert _found(starred.replace("Out(y, y.detach())", "Out(y[0], y[0])")) == [CARRIED]

@@ -52,6 +52,15 @@ class Partial:
     kw: tuple  # (name, (Val, node)) pairs
 
 
+@dataclass(frozen=True)
+class TupleType:
+    """A named tuple type (``collections.namedtuple("Memory", ["mem", "cmem"])``,
+    ``typing.NamedTuple``): calling it makes a tuple whose elements are also its
+    attributes ``fields``, in order."""
+
+    fields: tuple
+
+
 @dataclass
 class ClassInfo:
     """A class: its methods and whether it is an nn.Module. ``key`` names it among the
@@ -208,3 +217,28 @@ def string_value(node: cst.SimpleString):
 @functools.lru_cache(maxsize=4096)
 def _string_value(text: str):
     return cst.SimpleString(text).evaluated_value
+
+
+def tuple_fields(args) -> tuple | None:
+    """The field names of ``namedtuple("T", ["a", "b"])`` / ``("T", "a b")`` / ``("T",
+    "a, b")`` / ``NamedTuple("T", [("a", int), ...])`` (``args``: the call's arguments),
+    None when they are not written out."""
+    spec = next((a.value for a in args if a.keyword is not None and
+                 a.keyword.value in ("field_names", "fields")), None)
+    if spec is None:
+        spec = args[1].value if len(args) > 1 and args[1].keyword is None else None
+    if isinstance(spec, cst.SimpleString):
+        text = string_value(spec)
+        return tuple(text.replace(",", " ").split()) if isinstance(text, str) else None
+    if not isinstance(spec, (cst.List, cst.Tuple)):
+        return None
+    out = []
+    for e in spec.elements:
+        v = e.value
+        if isinstance(v, (cst.Tuple, cst.List)) and v.elements:
+            v = v.elements[0].value
+        name = string_value(v) if isinstance(v, cst.SimpleString) else None
+        if not isinstance(name, str):
+            return None
+        out.append(name)
+    return tuple(out)

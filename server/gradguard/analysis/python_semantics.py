@@ -12,8 +12,8 @@ import libcst.matchers as m
 
 from gradguard.analysis import torchapi as T
 from gradguard.analysis.frames import (MAX_DEPTH, MAX_FOREIGN_DEPTH, MAX_FOREIGN_STEPS, ClassInfo,
-                                       Frame, FuncRef, Partial, calls_in, children_of, dotted,
-                                       is_global, literal_int, string_value)
+                                       Frame, FuncRef, Partial, TupleType, calls_in, children_of,
+                                       dotted, is_global, literal_int, string_value)
 from gradguard.analysis.values import (CALLABLE_KINDS, EMPTY, Alts, NONE, SCALAR, UNKNOWN, Binding,
                                        Cut, Val, dict_items, join, join_all, join_states,
                                        merge_src, module_refs)
@@ -740,6 +740,10 @@ class PythonSemantics:
                 return self.cut_value("data", node, base, Val(
                     "tensor", store=("data", base.store) if base.store is not None else None))
             return Val("tensor") if attr in ("data", "grad") else SCALAR
+        if base.kind == "tuple" and isinstance(base.ref, TupleType) and base.elts is not None \
+                and attr in base.ref.fields:
+            # a named tuple's field: that element
+            return base.elts[base.ref.fields.index(attr)]
         if base.grad:
             if attr in ("T", "mT", "H", "real", "imag"):
                 res = self.op(node, attr, [base], saves=False)
@@ -881,6 +885,9 @@ class PythonSemantics:
             v = self.eval(a.value)
             if a.keyword is not None:
                 kw[a.keyword.value] = (v, a.value)
+            elif a.star == "*" and v.kind == "tuple" and v.elts is not None:
+                # ``*t`` of a tuple of known elements: those elements, in order
+                pos.extend((e, a.value) for e in v.elts)
             elif a.star:
                 # ``*xs``: several arguments, which ones not known; the elements of a list
                 # of known shape kept (``nn.Sequential(*[Block() for _ in range(n)])``)
@@ -930,6 +937,8 @@ class PythonSemantics:
             part = callee.ref
             return self.apply(call, part.func, list(part.pos) + list(pos),
                               {**dict(part.kw), **kw}, None)
+        if callee.kind == "func" and isinstance(callee.ref, TupleType):
+            return named_tuple(callee.ref.fields, pos, kw)
         if callee.kind == "func":
             return self.call_ref(call, callee.ref, pos, kw, callee.ref.bound
                                  if isinstance(callee.ref, FuncRef) else None)
@@ -1190,6 +1199,9 @@ class PythonSemantics:
         obj = self._instance(info, ("obj", (id(call),) + self.call_string(), info.key))
         self.created.add(obj.ref)
         init = self._method(info, "__init__")
+        if init is None and info.fields is not None and "NamedTuple" in info.bases:
+            # ``class Out(NamedTuple): y: Tensor; h: Tensor``: a tuple
+            return named_tuple(info.fields, pos, kw)
         if init is not None:
             self.call_ref(call, self.method_ref(init, info), pos, kw, obj)
         elif info.fields is not None:
@@ -1292,7 +1304,7 @@ class PythonSemantics:
         is_module = any(b in T.MODULE_BASES for b in short) or any(c.is_module for c in known)
         is_opt = any(b == "Optimizer" for b in short) or any(c.is_optimizer for c in known)
         info = ClassInfo(node, methods, bases, is_module, is_opt, key, self.gid, attrs,
-                         tuple(fields) if is_dataclass else None)
+                         tuple(fields) if is_dataclass or "NamedTuple" in short else None)
         self.classes[key] = info
         return info
 
@@ -1347,3 +1359,14 @@ def _reads_itself(term, target) -> bool:
             isinstance(term.operator, cst.Multiply) and same(term.right) and \
             isinstance(term.left, scale)
     return False
+
+
+def named_tuple(fields: tuple, pos, kw) -> Val:
+    """A named tuple of ``fields`` made from a call's arguments, positional then by name
+    (a field not given holds its default, not known here)."""
+    given = dict(zip(fields, (v for v, _ in pos)))
+    given.update((k, v) for k, (v, _) in kw.items() if k in fields)
+    elts = tuple(given.get(f, UNKNOWN) for f in fields)
+    return Val("tuple", frozenset().union(*(v.segs for v in elts)), any(v.leaf for v in elts),
+               TupleType(fields), elts, src=merge_src(list(elts)))
+

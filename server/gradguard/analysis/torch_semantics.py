@@ -11,8 +11,8 @@ import libcst.matchers as match
 
 from gradguard.analysis import torchapi as T
 from gradguard.analysis.events import DiscardedDetach, Step
-from gradguard.analysis.frames import (ClassInfo, FuncRef, LoopCtx, Partial, Trained, calls_in,
-                                       children_of,
+from gradguard.analysis.frames import (ClassInfo, FuncRef, LoopCtx, Partial, Trained,
+                                       TupleType, calls_in, children_of, tuple_fields,
                                        dotted, is_global, literal_truth, string_value)
 from gradguard.analysis.values import (EMPTY, NONE, SCALAR, UNKNOWN, Alts, Binding, Cut, Val,
                                        dict_items, element_shape, join, join_all, list_elements,
@@ -92,7 +92,7 @@ class TorchSemantics:
         self._note_stale(pos)
         ref = callee.ref if isinstance(callee.ref, tuple) else None
         name = ref[1] if ref is not None and ref[0] == "nn" else None
-        if name == "Sequential" and callee.elts is not None and len(pos) == 1:
+        if name == "Sequential" and callee.elts and len(pos) == 1:
             # a Sequential runs its children in order, each on the previous one's result
             v, node = pos[0]
             self.container_calls.add(id(call))
@@ -166,6 +166,7 @@ class TorchSemantics:
                     keeps == "grad_input" and any(v.grad for v, _ in pos))):
                 saved += ((("param", ref), self.state.versions.get(("param", ref), 0)),)
         segs = self.new_seg(call, label, parents, saves != "none", inputs, saved,
+                            frozenset(v.store for v, _ in pos if v.leaf and v.store is not None),
                             ins=[v for v, _ in pos],
                             module=False if name in T.PARAMLESS_MODULES else ref)
         out = Val("tensor", segs, store=store, src=src)
@@ -211,6 +212,11 @@ class TorchSemantics:
         if path in T.MODULE_WRAPPERS and pos and pos[0][0].kind == "module":
             # ``weight_norm(nn.Linear(...))``: the same module, its weight reparametrized
             return pos[0][0]
+        if path in ("collections.namedtuple", "typing.NamedTuple") and \
+                isinstance(call, cst.Call):
+            fields = tuple_fields(call.args)
+            if fields:
+                return Val("func", ref=TupleType(fields))
         if parts[0] != "torch":
             if name in T.OPTIMIZER_SUFFIXES:
                 self.escape(vals)
@@ -288,6 +294,11 @@ class TorchSemantics:
                 # ``torch.tensor([log_prob, ...])``: a new tensor of the values of tensors
                 # that had a graph, cut from it
                 self.cut_log.append((Cut("factory", call, True, reach), self.stamp()))
+                for rec in self.accumulations.values():
+                    if rec.live and not rec.eval_mode and rec.heads & given:
+                        # the values gathered for a loss are read here (the cut that
+                        # loses their graph is the finding, not the gathering)
+                        self.consumed.add(id(rec.node))
             # (a new leaf that requires grad: its history is where its values came from)
             return Val("tensor", leaf=leaf, store=self.fresh_store(),
                        src=(Cut("factory", call),) if known else
@@ -357,8 +368,10 @@ class TorchSemantics:
     def _module_children(self, call: cst.Call, name: str, pos) -> tuple | None:
         """The submodules of ``nn.Sequential(a, b, *rest)`` / ``nn.ModuleList([a, b])``
         in order, when every one is known to be a module; else None."""
-        if name not in T.MODULE_CONTAINERS or not pos:
+        if name not in T.MODULE_CONTAINERS:
             return None
+        if not call.args:
+            return ()  # filled later (append, add_module)
         if name == "ModuleList":
             if len(call.args) != 1 or call.args[0].star or call.args[0].keyword:
                 return None
@@ -381,6 +394,32 @@ class TorchSemantics:
         if not children or any(c.kind != "module" or not module_refs(c) for c in children):
             return None
         return tuple(children)
+
+    def _grow_container(self, node, recv: Val, attr: str, pos) -> Val:
+        """``layers.append(m)`` / ``extend([a, b])`` / ``add_module("conv", m)`` on an
+        nn.ModuleList or nn.Sequential whose children are known: they run (are indexed)
+        in that order after them (torch/nn/modules/container.py); a child not known to be
+        a module makes them not known."""
+        if attr == "add_module":
+            added = [pos[1][0]] if len(pos) == 2 else None
+        elif attr == "extend":
+            added = list_elements(pos[0][0]) if len(pos) == 1 else None
+        else:
+            added = [pos[0][0]] if len(pos) == 1 else None
+        known = added is not None and all(c.kind == "module" and module_refs(c) for c in added)
+        grown = replace(recv, elts=recv.elts + tuple(added) if known else None)
+        if known:
+            self.submodules.setdefault(recv.ref, set()).update(
+                r for c in added for r in module_refs(c))
+            if attr == "add_module" and isinstance(pos[0][1], cst.SimpleString):
+                self.state.env[("@", recv.ref, string_value(pos[0][1]))] = Binding(
+                    added[0], self.frame.stmt)
+        else:
+            self.escape([v for v, _ in pos])
+        key = self.key_of(node)
+        if key is not None and key in self.state.env:
+            self.state.env[key] = Binding(grown, self.state.env[key].stmt)
+        return NONE
 
     def _copied_module(self, call, module: Val, memo: dict) -> Val:
         """``copy.deepcopy(net)``: a new module of the same class, its attributes copied,
@@ -719,6 +758,10 @@ class TorchSemantics:
                 return NONE
             if attr == "forward":
                 return self.module_call(call, recv, pos)
+            if attr in ("append", "extend", "add_module") and recv.elts is not None and \
+                    isinstance(recv.ref, tuple) and recv.ref[:2] in (("nn", "ModuleList"),
+                                                                     ("nn", "Sequential")):
+                return self._grow_container(call.func.value, recv, attr, pos)
             if attr == "register_forward_hook" and pos and isinstance(recv.ref, tuple) and \
                     pos[0][0].kind == "func":
                 self.forward_hooks[recv.ref] = self.forward_hooks.get(recv.ref, ()) + (pos[0][0],)
