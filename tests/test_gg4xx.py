@@ -399,6 +399,28 @@ def test_gg402_log_probs_rebuilt_with_torch_tensor():
         (27, "the graph from `self.actor` is cut here"),
         (33, "this backward does not reach `self.actor`"),
         (10, "the optimizer took the parameters `self.actor` had here")]
+    assert f.preferred_fix.title.render() == (
+        "Build `torch.tensor([m[0] for m in self.memo...` with torch.stack, which keeps the "
+        "graph of the tensors it stacks, so that the step's modules receive a gradient")
+    fixed = apply_edits(WORKER, f.preferred_fix.edits)
+    assert fixed == WORKER.replace("torch.tensor([m[0] for m in self.memory])",
+                                   "torch.stack([m[0] for m in self.memory])")
+
+
+def test_gg402_log_probs_gathered_in_lists_are_no_leak_but_a_cut():
+    # the list gathers log-probabilities for a loss (not a graph kept for nothing): the
+    # finding is the copy that cuts them, fixed by stacking the list
+    text = WORKER.replace("self.memory = []", "self.memory, self.log_probs = [], []").replace(
+        "            self.memory.append((dist.log_prob(action), float(action), self.critic(state)))\n",
+        "            self.log_probs.append(dist.log_prob(action))\n"
+        "            self.memory.append((None, float(action), self.critic(state)))\n").replace(
+        "torch.tensor([m[0] for m in self.memory])", "torch.tensor(self.log_probs)").replace(
+        "        self.memory.clear()\n", "        self.memory.clear()\n        self.log_probs.clear()\n")
+    (f,) = analyze(text).findings
+    assert (f.code, f.span.start.line) == ("GG402", 35)
+    fixed = apply_edits(text, f.preferred_fix.edits)
+    assert "        log_probs = torch.stack(self.log_probs).unsqueeze(1)\n" in fixed
+    assert codes(fixed) == []
 
 
 def test_gg402_quiet_on_log_probs_stacked():

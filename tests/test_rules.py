@@ -1195,3 +1195,86 @@ def test_gg202_reports_the_first_in_place_change_after_the_save():
     assert (f.span.start.line, f.message.render(), f.preferred_fix.title.render()) == (
         6, "In-place change of `x2`, which `lin(x1)` (line 5) saved for backward",
         "Use the out-of-place form: `x2 = x2 * torch.exp(s)`")
+
+
+RETURNED_AFTER_BACKWARD = """\
+import torch
+net = torch.nn.Linear(3, 1)
+opt = torch.optim.SGD(net.parameters(), lr=0.1)
+
+
+def compute_loss(x):
+    loss = net(x).pow(2).mean()
+    loss.backward()
+    return loss
+
+
+for _ in range(3):
+    loss = compute_loss(torch.randn(4, 3))
+    loss.backward()
+    opt.step()
+    opt.zero_grad()
+"""
+
+
+def test_gg101_fix_removes_the_backward_of_a_loss_returned_to_a_caller_that_backprops_it():
+    f = _only(RETURNED_AFTER_BACKWARD, "GG101")
+    assert f.span.start.line == 14
+    assert f.preferred_fix.title.render() == (
+        "Remove the backward on line 8: the caller backpropagates the `loss` this function "
+        "returns")
+    fixed = apply_edits(RETURNED_AFTER_BACKWARD, f.preferred_fix.edits)
+    assert fixed == RETURNED_AFTER_BACKWARD.replace("    loss.backward()\n    return", "    return")
+    assert analyze(fixed).findings == ()
+    # a step between the two backwards: removing the first would change what it updates
+    stepped = RETURNED_AFTER_BACKWARD.replace("    loss.backward()\n    return",
+                                              "    loss.backward()\n    opt.step()\n    return")
+    assert "Remove the backward" not in _only(stepped, "GG101").preferred_fix.title.render()
+
+
+FIXED_MODEL_TARGET = """\
+import torch
+from torch import nn
+
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.ctx = nn.Linear(3, 3)
+        self.out = nn.Linear(3, 3)
+
+    def forward(self, x, context):
+        h = x + self.ctx(context)
+        return self.out(torch.relu(h))
+
+
+net = Net()
+x = torch.randn(2, 3)
+cond = torch.randn(2, 3)
+for i in range(3):
+    emb = torch.zeros(2, 3)
+    emb.requires_grad = True
+    opt = torch.optim.Adam([emb], lr=0.01)
+    pred_cond = net(x, cond)
+    for j in range(2):
+        pred = net(x, emb)
+        loss = (pred - pred_cond).pow(2).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+"""
+
+
+def test_gg103_detaches_a_target_of_a_model_no_optimizer_trains_where_the_loss_reads_it():
+    # only the leaf ``emb`` is optimized; ``pred_cond`` (built before the inner loop through
+    # ``net``, which no optimizer trains) is cut where the loss reads it. The model's own
+    # operations (``x + self.ctx(context)``) are not uses of the freed graph, and a module
+    # call reads the leaf passed to it (the optimizer's tensor keeps its gradient)
+    f = _only(FIXED_MODEL_TARGET, "GG103")
+    assert f.span.start.line == 28
+    assert f.preferred_fix.title.render() == (
+        "Detach `pred_cond` on line 26: that loss must not backpropagate into the graph "
+        "that built it")
+    fixed = apply_edits(FIXED_MODEL_TARGET, f.preferred_fix.edits)
+    assert fixed == FIXED_MODEL_TARGET.replace("(pred - pred_cond)", "(pred - pred_cond.detach())")
+    assert analyze(fixed).findings == ()

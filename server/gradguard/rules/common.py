@@ -296,6 +296,16 @@ def on_every_path(func: cst.CSTNode, stmt: cst.CSTNode, here: cst.CSTNode) -> bo
         type(node).__name__ in ("TryStar", "ExceptStarHandler"))
 
 
+def next_statement(top: cst.CSTNode, stmt: cst.CSTNode):
+    """The statement after ``stmt`` in its block (``top``: a node that holds it), None at
+    the block's end or when ``stmt`` is not found."""
+    path = _path_to(top, stmt)
+    block = path[-2] if path is not None and len(path) >= 2 else None
+    body = list(getattr(block, "body", ()))
+    i = next((k for k, st in enumerate(body) if st is stmt), None)
+    return body[i + 1] if i is not None and i + 1 < len(body) else None
+
+
 def _path_to(node: cst.CSTNode, target: cst.CSTNode) -> list | None:
     """The nodes from ``node`` down to ``target`` (both included), or None."""
     if node is target:
@@ -397,11 +407,13 @@ def detach_uses(h: Hazard, interp: Interpreter, src: Source, second: bool = True
     hit = set(h.segs)
     firsts, seconds = {}, {}
     used = set()  # the segments recorded as uses: what is made of them is no use itself
+    # the operations that built the freed graph itself are none of its uses
+    inner = frozenset().union(*(interp.segs[s].parents for s in hit))
     trains = False
     for sid in sorted(interp.segs):
         seg = interp.segs[sid]
         for node, segs in seg.inputs:
-            if not segs & hit or sid in hit or segs & used:
+            if not segs & hit or sid in hit or sid in inner or segs & used:
                 continue  # (``gp``, made of ``fake``, is cut where it reads ``fake``)
             site = operand_at_site(h, interp, seg, node, segs & hit)
             if site is None:

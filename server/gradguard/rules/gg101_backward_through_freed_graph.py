@@ -104,7 +104,7 @@ def build(h: Hazard, interp: Interpreter, src: Source) -> Finding:
 
 def _fixes(h: Hazard, interp: Interpreter, src: Source) -> tuple[Fix, ...]:
     fixes = []
-    for make in (C.detach_uses, _recompute, _use_fresh_value):
+    for make in (_drop_returned_backward, C.detach_uses, _recompute, _use_fresh_value):
         fix = make(h, interp, src)
         if fix is not None:
             fixes.append(fix)
@@ -114,6 +114,34 @@ def _fixes(h: Hazard, interp: Interpreter, src: Source) -> tuple[Fix, ...]:
     if retain is not None:
         fixes.append(retain)
     return tuple(fixes)
+
+
+def _drop_returned_backward(h: Hazard, interp: Interpreter, src: Source) -> Fix | None:
+    """A function backprops a loss and returns it, and its caller backprops what it
+    returned again (a trainer's ``compute_loss`` override that calls ``backward()``
+    itself): the caller's backward runs through everything the first one did, with no
+    optimizer step between, so removing the first keeps every gradient."""
+    first = h.frees[0]
+    if h.steps != first.steps or first.top is None or not first.stmts:
+        return None
+    done = {s for s, f in h.freed.items() if f is first}
+    frame_id, stmt = first.stmts[-1]
+    if not done or not done <= h.val_segs or frame_id in {f[0] for f in h.frames}:
+        return None  # (the function that ran it has not returned)
+    if not (isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 and
+            isinstance(stmt.body[0], cst.Expr) and stmt.body[0].value is first.node):
+        return None
+    after = C.next_statement(first.top, stmt)
+    ret = after.body[0] if isinstance(after, cst.SimpleStatementLine) and \
+        len(after.body) == 1 else None
+    recv = first.node.func.value if isinstance(first.node.func, cst.Attribute) else None
+    if recv is None or not isinstance(ret, cst.Return) or ret.value is None or \
+            src.code(ret.value) != src.code(recv):
+        return None  # (not ``loss.backward()`` right before ``return loss``)
+    return Fix(Message(N_("Remove the backward on line {line}: the caller backpropagates "
+                          "the `{name}` this function returns"),
+                       {"line": src.line_ref(stmt), "name": src.code(ret.value, 30)}),
+               (src.delete_lines(stmt),), preferred=True)
 
 
 def _recompute(h: Hazard, interp: Interpreter, src: Source) -> Fix | None:

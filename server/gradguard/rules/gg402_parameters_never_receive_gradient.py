@@ -19,7 +19,7 @@ import libcst as cst
 
 from gradguard.analysis.events import Step
 from gradguard.analysis.interp import Interpreter
-from gradguard.analysis.model import Finding, Fix, Message, Related
+from gradguard.analysis.model import Edit, Finding, Fix, Message, Related
 from gradguard.analysis.source import Source
 from gradguard.rules import N_, Rule
 from gradguard.rules.common import cut_removal
@@ -212,7 +212,7 @@ def _finding(interp: Interpreter, st: Step, verdict, src: Source) -> Finding:
                          "loss is built from other modules), so their gradients stay None "
                          "and `{modules}` does not train"),
                       {"optimizer": opt, "modules": names})
-    related, seen = [], set()
+    related, seen, cuts = [], set(), []
     # the cuts on the losses' own paths, when every loss's is known (a comparison that
     # made a mask cut nothing the loss needed)
     on_path = None if any(b.src is None for b in backs) else \
@@ -221,6 +221,7 @@ def _finding(interp: Interpreter, st: Step, verdict, src: Source) -> Finding:
         if (p is None or p in stamp) and cut.reach & mods and id(cut.node) not in seen and \
                 (on_path is None or id(cut.node) in on_path):
             seen.add(id(cut.node))
+            cuts.append(cut)
             msgid = N_("`{code}` runs under no_grad here") if cut.kind == "no_grad_call" \
                 else N_("the graph from `{modules}` is cut here")
             related.append(Related(src.span(cut.node), Message(
@@ -233,7 +234,7 @@ def _finding(interp: Interpreter, st: Step, verdict, src: Source) -> Finding:
     if st.trained.site is not None:
         related.append(Related(src.span(st.trained.site), Message(
             N_("the optimizer took the parameters `{modules}` had here"), {"modules": names})))
-    fix = _fix(interp, st, backs, mods, src)
+    fix = _fix(interp, st, backs, mods, src) or _stack_fix(cuts, src)
     return Finding(RULE.code, src.span(st.node), message, tuple(related[:6]),
                    (fix,) if fix else ())
 
@@ -266,3 +267,29 @@ def _fix(interp: Interpreter, st: Step, backs, mods, src: Source) -> Fix | None:
     return Fix(Message(N_("Remove `{code}` from this loss's path, so that the step's "
                           "modules receive a gradient"), {"code": src.code(cut.node, 40)}),
                (edit,), preferred=True)
+
+
+def _stack_fix(cuts, src: Source) -> Fix | None:
+    """``torch.tensor(log_probs)`` of a list of tensors copies their values into a new
+    tensor without their graph; ``torch.stack(log_probs)`` makes the same tensor (the
+    elements stacked along a new first dimension) with it. When such copies are all the
+    cuts of this pass that the modules' graph went through (``cuts``), build each with
+    ``stack``."""
+    if not cuts:
+        return None
+    edits = []
+    for c in cuts:
+        call = c.node
+        if not (c.kind == "factory" and isinstance(call, cst.Call) and
+                isinstance(call.func, cst.Attribute) and call.func.attr.value == "tensor" and
+                len(call.args) == 1 and call.args[0].keyword is None and
+                not call.args[0].star):
+            return None
+        span = src.span(call.func.attr)
+        if span.path is not None:
+            return None
+        edits.append(Edit(span, "stack"))
+    return Fix(Message(N_("Build `{code}` with torch.stack, which keeps the graph of the "
+                          "tensors it stacks, so that the step's modules receive a gradient"),
+                       {"code": ", ".join(src.code(c.node, 40) for c in cuts)}),
+               tuple(edits), preferred=True)
