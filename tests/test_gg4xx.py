@@ -666,3 +666,57 @@ def test_gg402_quiet_when_grad_mode_may_be_on(before, after):
     if before.startswith("run_epoch"):
         text = text.replace('            if phase == "train":\n', '            if phase:\n')
     assert codes(text) == []
+
+
+SIDE_PARAMETERS = """\
+import torch
+from torch import nn
+
+
+class Block(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.main = nn.Linear(3, 3)
+        self.side = nn.Linear(3, 3)
+
+    def forward(self, x):
+        return self.main(x) + self.side(x).detach()
+
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.blocks = nn.ModuleList([Block() for _ in range(2)])
+
+    def side_parameters(self):
+        return [p for b in self.blocks for p in b.side.parameters()]
+
+    def forward(self, x):
+        x = self.blocks[0](x)
+        x = self.blocks[1](x)
+        return x
+
+
+net = Net()
+opt = torch.optim.SGD(net.parameters(), lr=0.1)
+side_opt = torch.optim.SGD(net.side_parameters(), lr=0.1)
+for _ in range(3):
+    loss = net(torch.randn(4, 3)).pow(2).mean()
+    opt.zero_grad()
+    side_opt.zero_grad()
+    loss.backward()
+    opt.step()
+    side_opt.step()
+"""
+
+
+def test_gg402_parameters_a_method_gathers_from_submodules():
+    # ``net.side_parameters()`` gathers the ``side`` submodules' parameters: every use of
+    # their output is detached, so the side optimizer steps with no gradient
+    (f,) = analyze(SIDE_PARAMETERS).findings
+    assert (f.code, f.span.start.line) == ("GG402", 38)
+    assert f.message.render() == (
+        "`side_opt` steps the parameters of `net.side_parameters()`, but no backward of this "
+        "loop reaches them (their way to the loss is cut, or the loss is built from other "
+        "modules), so their gradients stay None and `net.side_parameters()` does not train")
+    assert codes(SIDE_PARAMETERS.replace("self.side(x).detach()", "self.side(x)")) == []

@@ -510,7 +510,14 @@ class TorchSemantics:
                 names = {k[1] for k, b in self.state.env.items() if k[0] == self.frame.id
                          and b.val.kind == "module" and b.val.ref in owners}
                 if len(names) != len(owners):
-                    return None
+                    # modules no local name holds (``net.side_parameters()`` gathers
+                    # submodules' parameters): named by what gave them
+                    func = first.func if isinstance(first, cst.Call) and not first.args \
+                        else None
+                    label = dotted(func) if func is not None else None
+                    if label is None:
+                        return None
+                    names = {label + "()"}
             refs, pure = set(owners), True
         if not names:
             if isinstance(first, (cst.List, cst.Tuple)) and first.elements and all(
