@@ -1311,3 +1311,44 @@ def test_a_starred_tuple_passes_its_elements_in_order():
     starred = NAMED_TUPLE.replace("    y2, h = o\n", "    (y2, h), = zip(*o)\n")
     assert _found(starred.replace("Out(y, y.detach())", "Out(y[0], y[0].detach())")) == []
     assert _found(starred.replace("Out(y, y.detach())", "Out(y[0], y[0])")) == [CARRIED]
+
+
+HOOKS_BY_NAME = """\
+import torch
+import torch.nn as nn
+
+
+class Backbone(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.block1 = nn.Sequential(nn.Linear(8, 16), nn.Tanh())
+        self.head = nn.Linear(16, 3)
+        self.features = {}
+        for name in ("head", "block1"):
+            getattr(self, name).register_forward_hook(self._save_hook(name))
+
+    def _save_hook(self, name):
+        def hook(module, inputs, output):
+            self.features[name] = output
+        return hook
+
+    def forward(self, x):
+        return self.head(self.block1(x))
+
+
+model = Backbone()
+logits = model(torch.randn(4, 8))
+feat = model.features["block1"]
+feat.sub_(1.0)
+(logits.sum() + feat.sum()).backward()
+"""
+
+
+def test_a_hook_a_factory_returns_keeps_the_variables_it_closes_over():
+    # ``_save_hook(name)`` returns a closure over ``self`` and ``name``: run later, as
+    # block1's forward hook, it still reads them (Python keeps them in cells); the loop over
+    # the names in __init__ runs once per name and ``getattr(self, name)`` is that submodule
+    assert _found(HOOKS_BY_NAME) == [
+        ("GG202", 26, "In-place change of `feat`, which `self.block1(x)` (line 20) saved for "
+                      "backward")]
+    assert _found(HOOKS_BY_NAME.replace("feat.sub_(1.0)", "feat = feat - 1.0")) == []

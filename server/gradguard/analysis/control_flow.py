@@ -323,6 +323,10 @@ class ControlFlow:
         elif self._builds_layers(it):
             elements = [known_int(i) for i in range(*it.ref[2])]
             unroll = True
+        elif self._names_in_constructor(it):
+            # ``for name in ("block1", "block2"): getattr(self, name)...``: each name
+            elements = list(it.elts)
+            unroll = True
         else:
             elements = self._module_sequence(stmt.iter)
             if elements is None:
@@ -354,6 +358,16 @@ class ControlFlow:
         n = range_length(it)
         func = self.frame.func
         return n is not None and 0 < n <= MAX_ELTS and len(it.ref) == 3 and \
+            isinstance(func, cst.FunctionDef) and func.name.value == "__init__"
+
+    def _names_in_constructor(self, it: Val) -> bool:
+        """A loop over a few strings of known value in a constructor (the names of
+        submodules to hook or build): each pass runs with its own name."""
+        func = self.frame.func
+        return it.kind in ("tuple", "container") and it.elts is not None and \
+            0 < len(it.elts) <= MAX_ELTS and all(
+                e.kind == "scalar" and isinstance(e.ref, tuple) and e.ref[0] == "str"
+                for e in it.elts) and \
             isinstance(func, cst.FunctionDef) and func.name.value == "__init__"
 
     def _module_sequence(self, node) -> list | None:

@@ -132,6 +132,7 @@ class Frame:
     stmt: cst.CSTNode | None = None
     loops: list = field(default_factory=list)
     gid: str = "G"
+    closures: set = field(default_factory=set)  # names its nested functions read
 
 
 def is_global(frame_id: str) -> bool:

@@ -143,6 +143,9 @@ class Interpreter(PythonSemantics, ControlFlow, ImportSemantics, TorchSemantics,
         # is written at the call instead
         self.call_sites: dict = {}
         self.forward_hooks: dict = {}  # module ref -> the hooks register_forward_hook gave it
+        # frames that returned, keeping the variables their nested functions read: id ->
+        # lexical parent id
+        self.closure_frames: dict = {}
         # optimizer (its Trained) -> the modules a backward reached since its zero_grad()
         # set their gradients to None (None: not known which)
         self.grads_since_clear: dict = {}

@@ -40,6 +40,17 @@ def names_in(target):
         yield from names_in(target.value)
 
 
+def _names_read(node) -> set:
+    """Every name ``node`` (and what it holds) mentions."""
+    out, todo = set(), [node]
+    while todo:
+        n = todo.pop()
+        if isinstance(n, cst.Name):
+            out.add(n.value)
+        todo.extend(children_of(n))
+    return out
+
+
 def _comprehension_names(node) -> frozenset:
     """The names a comprehension binds: its ``for`` targets, and those of the ``:=`` in
     it."""
@@ -139,12 +150,14 @@ class PythonSemantics:
         if name in self.frame.globals_:
             return (gid, name)
         frames_by_id = {f.id: f for f in self.frames}
-        cur = self.frame
+        cur = self.frame.id
         while cur is not None:
-            key = (cur.id, name)
+            key = (cur, name)
             if key in env:
                 return key
-            cur = frames_by_id.get(cur.parent) if cur.parent else None
+            # (a closure run after its enclosing function returned reads that one's cells)
+            cur = frames_by_id[cur].parent if cur in frames_by_id else \
+                self.closure_frames.get(cur)
         if (fid, name) in env:
             return (fid, name)
         return (gid, name) if (gid, name) in env else None
@@ -408,6 +421,10 @@ class PythonSemantics:
             elif isinstance(stmt, cst.Try) or type(stmt).__name__ == "TryStar":
                 self.exec_try(stmt)
             elif isinstance(stmt, cst.FunctionDef):
+                if not is_global(frame.id):
+                    # a closure: the variables it reads outlive this call (Python keeps
+                    # them in cells), for when it runs later (a hook a factory returned)
+                    frame.closures.update(_names_read(stmt.body))
                 self.bind(stmt.name.value, Val("func", ref=FuncRef(
                     stmt, frame.id, no_grad=self._decorated_no_grad(stmt), gid=frame.gid)), stmt)
             elif isinstance(stmt, cst.ClassDef):
@@ -695,8 +712,10 @@ class PythonSemantics:
         return UNKNOWN
 
     def eval_attribute(self, node: cst.Attribute) -> Val:
-        base = self.eval(node.value)
-        attr = node.attr.value
+        return self.attribute(self.eval(node.value), node.attr.value, node)
+
+    def attribute(self, base: Val, attr: str, node) -> Val:
+        """``base.<attr>`` (``node``: where it is read: ``x.attr`` or ``getattr(x, "attr")``)."""
         if base.kind == "ns":
             if isinstance(base.ref, str) and is_global(base.ref):  # a module of the user's
                 self.touched.add(base.ref)
@@ -967,6 +986,10 @@ class PythonSemantics:
                 return self._propagate(vals)
             if key is None and func_node.value == "isinstance":
                 return self._isinstance(pos)
+            if key is None and func_node.value == "getattr" and len(pos) == 2 and not kw and \
+                    isinstance(pos[1][0].ref, tuple) and pos[1][0].ref[0] == "str":
+                # ``getattr(self, "block1")`` of a name of known value: that attribute
+                return self.attribute(pos[0][0], pos[1][0].ref[1], call)
             if key is None and func_node.value in T.CUT_BUILTINS:
                 return SCALAR
             if func_node.value in ("list", "tuple", "sorted", "reversed", "set", "iter"):
@@ -1158,8 +1181,11 @@ class PythonSemantics:
             self.no_grad = saved_ng
             self.depth -= 1
             self.frames.pop()
-            for k in [k for k in self.state.env if k[0] == frame.id]:
+            for k in [k for k in self.state.env if k[0] == frame.id and
+                      k[1] not in frame.closures]:
                 del self.state.env[k]
+            if frame.closures:
+                self.closure_frames[frame.id] = frame.parent
         self.completed.add(id(node))
         if frame.yields is not None:
             result = self._generated(frame.yields, start, lazy=True)
