@@ -1352,3 +1352,48 @@ def test_a_hook_a_factory_returns_keeps_the_variables_it_closes_over():
         ("GG202", 26, "In-place change of `feat`, which `self.block1(x)` (line 20) saved for "
                       "backward")]
     assert _found(HOOKS_BY_NAME.replace("feat.sub_(1.0)", "feat = feat - 1.0")) == []
+
+
+LOSS_DICT = """\
+import torch
+
+net = torch.nn.Linear(3, 1)
+opt = torch.optim.SGD(net.parameters(), lr=0.1)
+
+
+def compute_loss(out):
+    a = out.pow(2).mean()
+    b = out.abs().mean()
+    return {"total": a + b, "a": a, "b": b}
+
+
+def train_one_epoch():
+    epoch_losses = {}
+    for t in range(4):
+        loss = compute_loss(net(torch.randn(4, 3)))
+        opt.zero_grad()
+        loss["total"].backward()
+        opt.step()
+        for key in loss:
+            epoch_losses[key] = epoch_losses.get(key, 0) + loss[key].item()
+    return epoch_losses
+
+
+history = []
+for epoch in range(3):
+    history.append(train_one_epoch())
+"""
+
+
+def test_iterating_a_dict_gives_its_keys_not_its_values():
+    # ``for key in loss`` binds the keys (strings), so ``epoch_losses.get(key, 0)`` holds
+    # no graph and summing ``.item()``s keeps none
+    assert _found(LOSS_DICT) == []
+    assert _found(LOSS_DICT.replace("for key in loss:", "for key in loss.keys():")) == []
+    leaking = LOSS_DICT.replace("loss[key].item()", "loss[key]")
+    result = analyze(leaking)
+    first = result.findings[0]
+    assert (first.code, first.span.start.line, first.message.render()) == (
+        "GG301", 21, "`epoch_losses` accumulates `loss[key]` with its autograd graph: every "
+                     "iteration's graph stays in memory")
+    assert first.preferred_fix.edits[0].new_text == "loss[key].detach()"

@@ -17,7 +17,7 @@ from gradguard.analysis.frames import LOOP_PASSES, MAX_LOOP_NESTING, LoopCtx, ch
 from gradguard.analysis.python_semantics import MAX_ELTS, int_of, known_int, names_in, \
     range_length
 from gradguard.analysis.values import EMPTY, NONE, SCALAR, UNKNOWN, Binding, Cond, State, Val, \
-    join_states
+    dict_items, join_states
 
 
 def _is_main_guard(test) -> bool:
@@ -274,9 +274,9 @@ class ControlFlow:
                 if stmt.orelse is not None:
                     self.exec_block(stmt.orelse.body.body)
                 return
-            item = self._element(it)
+            item = self._iterated(it)
             alias = self.key_of(stmt.iter) if isinstance(stmt.iter, (cst.Name, cst.Attribute)) \
-                else None
+                and dict_items(it) is None else None
             if alias is not None:
                 item = Val(item.kind, item.segs, item.leaf, item.ref, item.elts, alias)
             header = (stmt.iter,)

@@ -282,7 +282,7 @@ class PythonSemantics:
                     if old.val.kind in ("container", "tuple") and not _constant_index(target):
                         # (``d["loss"] = loss`` replaces one slot each time round: the
                         # previous value's graph is let go; ``d[step] = loss`` piles up)
-                        self._accumulate(target, target.value, val, None)
+                        self._accumulate(target, target.value, val, _stored_term(stmt, target))
                     merged = join(old.val, val)
                     # ``meter[0] = loss`` on an object we know nothing of does not make
                     # it a list (its update() is no list's)
@@ -351,6 +351,16 @@ class PythonSemantics:
             new = changed(b.val)
             if new is not b.val:
                 env[k] = Binding(new, b.stmt)
+
+    def _iterated(self, container: Val) -> Val:
+        """What iterating over a container gives: a dict's keys (strings of known value
+        for a literal of string keys, else not known: not its values), else its elements
+        (:meth:`_element`)."""
+        items = dict_items(container)
+        if items is not None:
+            return join_all([Val("scalar", ref=("str", k)) for k in items[0]]) \
+                if items else UNKNOWN
+        return self._element(container)
 
     def _element(self, container: Val) -> Val:
         """What iterating over / indexing a container gives (elements joined)."""
@@ -857,7 +867,7 @@ class PythonSemantics:
         bound = [k for k in bound if k not in env]  # (those it binds anew are its own)
         for comp in self._comp_fors(node.for_in):
             it = self.eval(comp.iter)
-            self.store(comp.target, self._element(it), comp)
+            self.store(comp.target, self._iterated(it), comp)
             for cond in comp.ifs:
                 self.eval(cond.test)
         start = next(self._ids)
@@ -1016,7 +1026,7 @@ class PythonSemantics:
                                   for r in rows)
                     return Val("container", v.segs, v.leaf, elts=items, each=v.each)
                 parts = ([SCALAR] if func_node.value == "enumerate" else []) + \
-                    [self._element(x) for x in of]
+                    [self._iterated(x) for x in of]
                 item = Val("tuple", v.segs, v.leaf, elts=tuple(parts))
                 return Val("container", v.segs, v.leaf, elts=(item,), each=v.each)
             if func_node.value in ("zip", "enumerate", "map", "filter", "dict"):
@@ -1369,6 +1379,20 @@ def _additive_terms(node) -> list:
                                                             (cst.Add, cst.Subtract)):
         return _additive_terms(node.left) + _additive_terms(node.right)
     return [node]
+
+
+def _stored_term(stmt, target):
+    """What ``d[k] = ...`` on line ``stmt`` adds to ``d``: the assigned value, or, for a
+    sum with a term that reads ``d`` (``d.get(k, 0) + loss[k]``, ``d[k] + loss``), its
+    other term; None when not one expression."""
+    assign = stmt.body[0] if isinstance(stmt, cst.SimpleStatementLine) and \
+        len(stmt.body) == 1 and isinstance(stmt.body[0], cst.Assign) else None
+    if assign is None or assign.targets[0].target is not target:
+        return None
+    terms = _additive_terms(assign.value)
+    others = [t for t in terms if not m.findall(t, m.MatchIfTrue(
+        lambda n: n.deep_equals(target.value)))]
+    return others[0] if len(terms) > 1 and len(others) == 1 else assign.value
 
 
 def _reads_itself(term, target) -> bool:

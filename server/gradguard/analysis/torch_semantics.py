@@ -793,6 +793,19 @@ class TorchSemantics:
             if attr in ("sample", "sample_n", "enumerate_support"):
                 return Val("tensor")
             return self.op(call, attr, [recv] + vals)
+        items = dict_items(recv) if attr in ("keys", "values", "items") and not pos else None
+        if items is not None:
+            # a dict's views: its keys (strings of known value for a literal of string
+            # keys), its values, its (key, value) pairs
+            keys = tuple(Val("scalar", ref=("str", k)) for k in items[0]) if items else None
+            vals = tuple(items[1]) if items else None
+            if attr == "keys":
+                return Val("container", elts=keys) if keys else UNKNOWN
+            if attr == "values":
+                return Val("container", recv.segs, recv.leaf, elts=vals, src=recv.src)
+            pairs = tuple(Val("tuple", v.segs, v.leaf, elts=(k, v)) for k, v in zip(keys, vals)) \
+                if keys else None
+            return Val("container", recv.segs, recv.leaf, elts=pairs, src=recv.src)
         if (recv.kind in ("container", "tuple") and attr in T.CONTAINER_ADDS) or (
                 recv.kind in ("unknown", "none") and attr in T.LIST_ADDS):
             # an object we know nothing of is taken for a list only by a list's own
