@@ -720,3 +720,33 @@ def test_gg402_parameters_a_method_gathers_from_submodules():
         "loop reaches them (their way to the loss is cut, or the loss is built from other "
         "modules), so their gradients stay None and `net.side_parameters()` does not train")
     assert codes(SIDE_PARAMETERS.replace("self.side(x).detach()", "self.side(x)")) == []
+
+
+TWO_LOSSES = """import torch
+import torch.nn as nn
+
+enc_a, enc_b = nn.Linear(4, 8), nn.Linear(4, 8)
+opt = torch.optim.Adam(list(enc_a.parameters()) + list(enc_b.parameters()))
+for _ in range(3):
+    x = torch.randn(5, 4)
+    la = enc_a(x).pow(2).mean()
+    lb = enc_b(x).pow(2).mean()
+    opt.zero_grad()
+    for loss in [la, lb]:
+        loss.backward()
+    opt.step()
+"""
+
+
+def test_a_loop_over_a_list_of_losses_backwards_each_graph_once():
+    # each element in turn: `la` and `lb` have graphs of their own, each freed once
+    assert codes(TWO_LOSSES) == []
+
+
+def test_a_loop_over_losses_that_share_a_trunk_frees_it_on_the_first():
+    text = TWO_LOSSES.replace("    la = enc_a(x).pow(2).mean()\n    lb = enc_b(x).pow(2).mean()\n",
+                              "    h = enc_a(x)\n    la = h.pow(2).mean()\n"
+                              "    lb = h.abs().mean() + enc_b(x).mean()\n")
+    (f,) = analyze(text).findings
+    assert (f.code, f.span.start.line) == ("GG101", 13)
+    assert "detach" not in f.fixes[0].title.render().lower()

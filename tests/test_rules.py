@@ -975,7 +975,8 @@ losses, _ = {"a": out.sum(), "b": out.pow(2).sum()}, None
 for name, value in losses.items():
     value.backward()
 """
-    f = _only(src, "GG103")
+    # (each value in turn: the second's backward goes through `out`, which the first freed)
+    f = _only(src, "GG101")
     assert all("inside the loop" not in x.title.render() for x in f.fixes)
 
 

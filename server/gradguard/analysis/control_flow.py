@@ -320,6 +320,11 @@ class ControlFlow:
             # ``for opt in [g_opt, d_opt]``, ``for i, opt in enumerate(optimizers)``: each
             # optimizer in turn, so each step() trains its own modules
             elements = list(it.elts)
+        elif it.elts and len(it.elts) <= 8 and it.kind in ("container", "tuple") and \
+                len({e.segs for e in it.elts if e.segs}) >= 2:
+            # ``for loss in [loss_a, loss_b]``: each tensor in turn, so a backward of one
+            # frees that one's graph, not the next element's
+            elements = list(it.elts)
         elif self._builds_layers(it):
             elements = [known_int(i) for i in range(*it.ref[2])]
             unroll = True
