@@ -722,6 +722,148 @@ def test_gg402_parameters_a_method_gathers_from_submodules():
     assert codes(SIDE_PARAMETERS.replace("self.side(x).detach()", "self.side(x)")) == []
 
 
+MODULE_ZERO = """import torch
+import torch.nn as nn
+
+G = nn.Linear(4, 4)
+D = nn.Linear(4, 1)
+opt_g = torch.optim.Adam(G.parameters())
+opt_d = torch.optim.Adam(D.parameters())
+for _ in range(3):
+    z = torch.randn(8, 4)
+    D.zero_grad()
+    fake = G(z)
+    loss_d = D(fake).mean()
+    loss_d.backward(retain_graph=True)
+    opt_d.step()
+    G.zero_grad()
+    loss_g = -D(fake.detach()).mean()
+    loss_g.backward()
+    opt_g.step()
+"""
+
+
+def test_gg402_a_module_zero_grad_clears_what_an_earlier_backward_gave():
+    # the discriminator's backward reaches G through the fake, but G.zero_grad() sets
+    # G's gradients to None before the generator step, whose loss detaches the fake
+    (f,) = analyze(MODULE_ZERO).findings
+    assert (f.code, f.span.start.line) == ("GG402", 18)
+    assert f.message.render() == (
+        "`opt_g` steps the parameters of `G`, but no backward since `G.zero_grad()` (line 15) "
+        "reaches them (their way to the loss is cut, or the loss is built from other "
+        "modules), so their gradients are None and `G` does not train")
+    assert [(r.span.start.line, r.message.render()) for r in f.related] == [
+        (15, "the gradients are set to None here"),
+        (16, "the graph from `G` is cut here"),
+        (17, "this backward does not reach `G`"),
+        (6, "the optimizer took the parameters `G` had here")]
+    fixed = apply_edits(MODULE_ZERO, f.preferred_fix.edits)
+    assert fixed.splitlines()[15] == "    loss_g = -D(fake).mean()"
+    assert codes(fixed) == []
+
+
+@pytest.mark.parametrize("before,after", [
+    # without the module's zero_grad() the discriminator's backward gave G a gradient
+    ("    G.zero_grad()\n", ""),
+    # zeros, not None: the discriminator's gradient is gone, but not this finding's fact
+    ("G.zero_grad()", "G.zero_grad(set_to_none=False)"),
+    # a model holding both clears both, and the generator's loss reaches G
+    ("    G.zero_grad()\n    loss_g = -D(fake.detach())", "    G.zero_grad()\n    loss_g = -D(fake)"),
+])
+def test_gg402_quiet_when_a_gradient_may_reach_after_the_module_zero_grad(before, after):
+    assert codes(MODULE_ZERO.replace(before, after)) == []
+
+
+def test_gg402_fix_keeps_a_cut_whose_graph_a_backward_freed():
+    # the discriminator's backward freed the fake's graph: removing the generator step's
+    # detach would raise "Trying to backward through the graph a second time"
+    text = MODULE_ZERO.replace("loss_d.backward(retain_graph=True)", "loss_d.backward()")
+    (f,) = analyze(text).findings
+    assert (f.code, f.span.start.line, f.fixes) == ("GG402", 18, ())
+
+
+ADD_MODULE = """import torch
+import torch.nn as nn
+
+
+class Block(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.add_module("conv", nn.Linear(4, 4))
+
+    def forward(self, x):
+        return self.conv(x)
+
+
+G = Block()
+opt = torch.optim.Adam(G.parameters())
+for _ in range(2):
+    with torch.no_grad():
+        out = G(torch.randn(2, 4))
+    loss = out.mean()
+    loss.requires_grad_(True)
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+"""
+
+
+def test_add_module_registers_a_submodule_as_an_attribute_does():
+    # before, add_module handed the module to code the engine does not follow (quiet)
+    (f,) = analyze(ADD_MODULE).findings
+    assert (f.code, f.span.start.line) == ("GG402", 23)
+    assert [(r.span.start.line, r.message.render()) for r in f.related][:2] == [
+        (17, "the graph from `G` is cut here"),
+        (11, "`self.conv(x)` runs under no_grad here")]
+
+
+ACTORS = """import torch
+import torch.nn as nn
+
+
+class Net(nn.Module):
+    def __init__(self, i, o):
+        super().__init__()
+        self.fc1 = nn.Linear(i, 16)
+        self.fc2 = nn.Linear(16, o)
+
+    def forward(self, x):
+        return self.fc2(torch.relu(self.fc1(x)))
+
+
+actors = [Net(4, 2), Net(4, 2)]
+critic = Net(4, 1)
+opts = [torch.optim.Adam(actors[0].parameters()), torch.optim.Adam(actors[1].parameters())]
+for _ in range(3):
+    obs = torch.randn(8, 4)
+    mu = torch.cat([actors[0](obs), actors[1](obs)], dim=1)
+    for opt in opts:
+        loss = -critic(mu).mean()
+        opt.zero_grad()
+        loss.backward(retain_graph=True)
+        opt.step()
+"""
+
+
+def test_an_optimizer_of_a_module_held_in_a_list_trains_that_module():
+    # Adam(actors[0].parameters()): the first actor's step changes weights the joint
+    # actions' graph saved, which the second pass's backward needs (MADDPG)
+    (f,) = analyze(ACTORS).findings
+    assert (f.code, f.span.start.line) == ("GG201", 24)
+    assert [(r.span.start.line, r.message.render()) for r in f.related] == [
+        (12, "the forward pass saved the parameters of `self.fc2` here"),
+        (25, "the parameters were updated here")]
+
+
+def test_quiet_when_each_listed_optimizer_steps_the_module_of_its_own_loss():
+    text = ACTORS.replace("    mu = torch.cat([actors[0](obs), actors[1](obs)], dim=1)\n",
+                          "    losses = [actors[0](obs).mean(), actors[1](obs).mean()]\n")
+    text = text.replace("    for opt in opts:\n        loss = -critic(mu).mean()\n",
+                        "    for opt, loss in zip(opts, losses):\n")
+    text = text.replace("backward(retain_graph=True)", "backward()")
+    assert codes(text) == []
+
+
 TWO_LOSSES = """import torch
 import torch.nn as nn
 

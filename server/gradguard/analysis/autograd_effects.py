@@ -73,7 +73,9 @@ class AutogradEffects:
         """``result`` (of ``.detach()``, ``.data``, ``.item()``...) known to have no graph,
         cut at ``node`` from ``recv``; a cut of a graph is logged for GG402."""
         reach = self.reach_of(recv.segs)[0] if recv.segs else EMPTY
-        cut = Cut(kind, node, recv.grad, reach)
+        freed = self.state.freed
+        cut = Cut(kind, node, recv.grad, reach,
+                  any(s in freed and self.segs[s].saves for s in recv.segs))
         if reach:
             self.cut_log.append((cut, self.stamp()))
         return Val(result.kind, EMPTY, False, result.ref, None, None, result.store,

@@ -149,7 +149,9 @@ class Step:
     ``backs``: how many backwards had run before it (the last is its own, usually);
     ``cleared``: ``(call, statement)`` of the ``zero_grad()`` after which no backward (and
     no code the engine does not follow that was given a graph) ran before this step, else
-    None; ``stmt``: the step's statement."""
+    None; ``stmt``: the step's statement; ``since``: ``((call, statement, backwards run
+    then), modules)`` when the gradients are known: the last ``zero_grad()`` that set
+    them to None and the modules the backwards since reached, else None."""
 
     node: cst.CSTNode
     trained: object
@@ -158,3 +160,4 @@ class Step:
     backs: int = 0
     cleared: tuple | None = None
     stmt: cst.CSTNode | None = None
+    since: tuple | None = None

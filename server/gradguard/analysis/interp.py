@@ -146,6 +146,8 @@ class Interpreter(PythonSemantics, ControlFlow, ImportSemantics, TorchSemantics,
         # frames that returned, keeping the variables their nested functions read: id ->
         # lexical parent id
         self.closure_frames: dict = {}
+        # the optimizers built (their Trained), that a module's zero_grad() may clear
+        self.optimizers: set = set()
         # optimizer (its Trained) -> the modules a backward reached since its zero_grad()
         # set their gradients to None (None: not known which)
         self.grads_since_clear: dict = {}

@@ -265,7 +265,10 @@ class TorchSemantics:
         if len(parts) >= 2 and parts[1] == "optim":
             if "lr_scheduler" in parts:
                 return UNKNOWN
-            return Val("optimizer", ref=self._trained_modules(call, pos))
+            trained = self._trained_modules(call, pos)
+            if isinstance(trained, Trained) and trained.mods:
+                self.optimizers.add(trained)
+            return Val("optimizer", ref=trained)
 
         # (see eval_method_call for what step() does with them)
         if len(parts) >= 2 and parts[1] == "distributions":
@@ -496,6 +499,9 @@ class TorchSemantics:
             if isinstance(sub.func, cst.Attribute) and sub.func.attr.value in (
                     "parameters", "named_parameters"):
                 name = dotted(sub.func.value)
+                if name is None and isinstance(sub.func.value, cst.Subscript):
+                    # ``Adam(actors[0].parameters())``: named as written
+                    name = cst.Module([]).code_for_node(sub.func.value)
                 if name:
                     names.add(name)
                 v = self.eval(sub.func.value)
@@ -566,11 +572,13 @@ class TorchSemantics:
             self._run_loop(ctx, lambda: self.call_ref(call, closure, [], {}, None))
         # the update happens after the closure's forward and backward
         at = self.cleared_at.get(opt.ref)
+        reached = self.grads_since_clear.get(opt.ref) if at is not None else None
         cleared = at[:2] if at is not None and at[2] == len(self.backwards) and \
-            self.grads_since_clear.get(opt.ref, None) == frozenset() else None
+            reached == frozenset() else None
         self.step_recs.append(Step(call, opt.ref if isinstance(opt.ref, Trained) else None,
                                    self.stamp(), opt_node, len(self.backwards), cleared,
-                                   self.frame.stmt))
+                                   self.frame.stmt,
+                                   (at, reached) if reached is not None else None))
         self.param_updates += 1
         self.step_log.append(trained)
         stepped = self._descendants(trained.refs)
@@ -581,6 +589,25 @@ class TorchSemantics:
             stepped &= self._descendants(reached)
         for r in stepped:
             self.bump(Val("tensor", store=("param", r)), call)
+
+    def _module_zero_grad(self, call, ref, flag) -> None:
+        """``module.zero_grad()`` sets the gradients of the module's parameters and its
+        submodules' to None (``set_to_none=True``, the default since torch 2.0,
+        torch/nn/modules/module.py): an optimizer that trains only those modules has no
+        gradient until a later backward reaches them, as after its own ``zero_grad()``;
+        one that also trains others keeps only what reached those."""
+        cleared = self._descendants({ref})
+        to_none = flag is None or literal_truth(flag[1]) is True
+        for t in self.optimizers:
+            if not t.mods & cleared:
+                continue
+            if not to_none:
+                self.grads_since_clear.pop(t, None)
+            elif t.mods <= cleared:
+                self.grads_since_clear[t] = frozenset()
+                self.cleared_at[t] = (call, self.frame.stmt, len(self.backwards))
+            elif self.grads_since_clear.get(t) is not None:
+                self.grads_since_clear[t] = self.grads_since_clear[t] - cleared
 
     def _add_to(self, key, recv: Val, attr: str, pos, vals, weak: bool = False) -> None:
         """The container at ``key`` after ``recv.<attr>(*vals)`` (``append``, ``extend``,
@@ -735,6 +762,9 @@ class TorchSemantics:
             self.frame.eval_mode = (attr == "eval") != (bool(pos) and
                                                         literal_truth(pos[0][1]) is False)
         if recv.kind == "module":
+            if attr == "zero_grad" and isinstance(recv.ref, tuple):
+                flag = kw.get("set_to_none") or (pos[0] if pos else None)
+                self._module_zero_grad(call, recv.ref, flag)
             if attr == "requires_grad_" and isinstance(recv.ref, tuple):
                 self.set_frozen(recv.ref, literal_truth(pos[0][1]) if pos else True, call)
             if attr in ("to", "cuda", "cpu", "train", "eval", "float", "double",
@@ -769,6 +799,16 @@ class TorchSemantics:
                     isinstance(recv.ref, tuple) and recv.ref[:2] in (("nn", "ModuleList"),
                                                                      ("nn", "Sequential")):
                 return self._grow_container(call.func.value, recv, attr, pos)
+            if attr in ("add_module", "register_module") and len(pos) == 2 and \
+                    isinstance(recv.ref, tuple) and pos[1][0].kind == "module" and \
+                    module_refs(pos[1][0]) and isinstance(pos[0][0].ref, tuple) and \
+                    pos[0][0].ref[0] == "str":
+                # ``self.add_module("conv", m)``: the submodule ``self.conv``, as an
+                # attribute assignment registers it (torch/nn/modules/module.py)
+                self.submodules.setdefault(recv.ref, set()).update(module_refs(pos[1][0]))
+                self.state.env[("@", recv.ref, pos[0][0].ref[1])] = Binding(pos[1][0],
+                                                                            self.frame.stmt)
+                return NONE
             if attr == "register_forward_hook" and pos and isinstance(recv.ref, tuple) and \
                     pos[0][0].kind == "func":
                 self.forward_hooks[recv.ref] = self.forward_hooks.get(recv.ref, ()) + (pos[0][0],)

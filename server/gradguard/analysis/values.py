@@ -77,12 +77,15 @@ class Cut:
     module whose parameters do not require grad, on inputs that do not), "grad" (the
     gradients ``torch.autograd.grad`` returns without ``create_graph``).
     ``had_graph``: the cut value had a graph or was a grad leaf (removing the cut would
-    give the result one); ``reach``: the modules whose parameters that graph reached."""
+    give the result one); ``reach``: the modules whose parameters that graph reached;
+    ``freed``: a backward had already freed tensors that graph saved (a backward through
+    it, were the cut removed, would raise)."""
 
     kind: str
     node: Any
     had_graph: bool = False
     reach: frozenset = EMPTY
+    freed: bool = False
 
 
 MAX_CUTS = 4

@@ -119,7 +119,8 @@ def candidates(interp: Interpreter) -> list:
     no_graph = {id(h.inner) for h in interp.no_graph}
     out = []
     for recs in by_node.values():
-        verdicts = [_unreached(interp, st, escaped, no_graph) for st in recs]
+        verdicts = [_unreached(interp, st, escaped, no_graph) or
+                    _unreached_since_clear(interp, st, escaped, no_graph) for st in recs]
         if verdicts and all(v is not None for v in verdicts):
             out.append((recs[-1], verdicts[-1]))
     return out
@@ -182,9 +183,10 @@ def _same_block(first, second, src: Source) -> bool:
     return all(not line.strip() or line.startswith(indent) for line in between)
 
 
-def _unreached(interp: Interpreter, st: Step, escaped: dict, no_graph: set):
-    """``(modules, backwards)`` when the step's modules are known and no backward of its
-    loop pass reaches their parameters; else None."""
+def _known_modules(interp: Interpreter, st: Step, escaped: dict) -> set | None:
+    """The modules whose parameters the step updates, when the optimizer was given exactly
+    the parameters of modules built in the analysed code and never handed to code the
+    engine does not follow; else None."""
     t = st.trained
     if t is None or not t.pure or not t.names or len(t.refs) < len(t.names) or \
             not t.refs <= interp.created:
@@ -194,25 +196,64 @@ def _unreached(interp: Interpreter, st: Step, escaped: dict, no_graph: set):
     # any module: the model it later turns out to be (``self.net.train()``) counts as held
     mods |= interp._descendants({c for m in mods for c in interp.submodules.get(m, ())
                                  if c[0] == "ext"})
-    if any(d & mods for d in escaped.values()):
+    return None if any(d & mods for d in escaped.values()) else mods
+
+
+def _misses(backs, mods, no_graph: set) -> bool:
+    """Whether there are backwards and none of them reaches ``mods`` (each with a graph
+    whose parameters the engine knows)."""
+    return bool(backs) and not any(b.wild or b.reach & mods or id(b.node) in no_graph
+                                   for b in backs)
+
+
+def _unreached(interp: Interpreter, st: Step, escaped: dict, no_graph: set):
+    """``(modules, backwards, pass, None)`` when the step's modules are known and no
+    backward of its loop pass reaches their parameters; else None."""
+    mods = _known_modules(interp, st, escaped)
+    if mods is None:
         return None
     p = st.stamp[-1] if st.stamp else None
     backs = [b for b in interp.backwards if p is None or p in b.stamp]
-    if not backs or any(b.wild or b.reach & mods or id(b.node) in no_graph for b in backs):
+    return (mods, backs, p, None) if _misses(backs, mods, no_graph) else None
+
+
+def _unreached_since_clear(interp: Interpreter, st: Step, escaped: dict, no_graph: set):
+    """``(modules, backwards, pass, zero_grad)`` when the step's modules are known, a
+    ``zero_grad()`` (the optimizer's, or a module's covering them) set their gradients to
+    None, and the backwards that ran between it and the step reach none of them (an
+    earlier backward of the pass that did, the discriminator step's through the fake, had
+    its gradients cleared); else None."""
+    if st.since is None:
         return None
-    return mods, backs, p
+    (zero, zero_stmt, first), reached = st.since
+    mods = _known_modules(interp, st, escaped)
+    if mods is None or interp._descendants(reached) & mods:
+        return None
+    backs = interp.backwards[first:st.backs]
+    p = st.stamp[-1] if st.stamp else None
+    return (mods, backs, p, (zero, zero_stmt)) if _misses(backs, mods, no_graph) else None
 
 
 def _finding(interp: Interpreter, st: Step, verdict, src: Source) -> Finding:
-    mods, backs, p = verdict
+    mods, backs, p, zero = verdict
     names = ", ".join(sorted(st.trained.names))
     opt = src.code(st.optimizer, 30)
-    message = Message(N_("`{optimizer}` steps the parameters of `{modules}`, but no backward "
-                         "of this loop reaches them (their way to the loss is cut, or the "
-                         "loss is built from other modules), so their gradients stay None "
-                         "and `{modules}` does not train"),
-                      {"optimizer": opt, "modules": names})
     related, seen, cuts = [], set(), []
+    if zero is None:
+        message = Message(N_("`{optimizer}` steps the parameters of `{modules}`, but no "
+                             "backward of this loop reaches them (their way to the loss is "
+                             "cut, or the loss is built from other modules), so their "
+                             "gradients stay None and `{modules}` does not train"),
+                          {"optimizer": opt, "modules": names})
+    else:
+        message = Message(N_("`{optimizer}` steps the parameters of `{modules}`, but no "
+                             "backward since `{zero}` (line {line}) reaches them (their way "
+                             "to the loss is cut, or the loss is built from other modules), "
+                             "so their gradients are None and `{modules}` does not train"),
+                          {"optimizer": opt, "modules": names, "zero": src.code(zero[0], 40),
+                           "line": src.line_ref(zero[0])})
+        related.append(Related(src.span(zero[0]),
+                               Message(N_("the gradients are set to None here"))))
     # the cuts on the losses' own paths, when every loss's is known (a comparison that
     # made a mask cut nothing the loss needed)
     on_path = None if any(b.src is None for b in backs) else \
@@ -250,6 +291,10 @@ def _fix(interp: Interpreter, st: Step, backs, mods, src: Source) -> Fix | None:
     if len(cuts) != 1:
         return None
     cut = cuts[0]
+    if cut.freed and cut.kind != "grad":
+        # a backward already freed the graph behind the cut: through it, this one would
+        # raise (create_graph=True keeps the graph of the gradients it makes)
+        return None
     if any(b is not own and b.src is not None and any(c.node is cut.node for c in b.src)
            for b in backs):
         return None
