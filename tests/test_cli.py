@@ -198,14 +198,20 @@ def test_walk_skips_vcs_venvs_builds_and_gitignored(project, synthetic, capsys):
                 "pkg/gen_model.py", "pkg/keep_gen.py", "pkg/sub/h.py", "pkg/notes.txt"):
         write(project / rel, "loss.backward()\n")
     write(project / "myenv" / "pyvenv.cfg", "home = /usr\n")
+    # a package named env (an RL library's environments) is code; a venv named env is not
+    write(project / "pkg" / "env" / "wrappers.py", "loss.backward()\n")
+    write(project / "env" / "lib" / "i.py", "loss.backward()\n")
+    write(project / "env" / "pyvenv.cfg", "home = /usr\n")
     write(project / ".gitignore", "logs/\ngen_*.py\n")
     write(project / "pkg" / ".gitignore", "!keep_gen.py\nsub/\n")
     (project / ".git" / "HEAD").write_text("ref: refs/heads/main\n")
     code, out, _ = run(capsys, "check", "--format", "json")
-    assert sorted(os.path.relpath(i["filename"]) for i in json.loads(out)) == ["pkg/keep_gen.py"]
+    assert sorted(os.path.relpath(i["filename"]) for i in json.loads(out)) == [
+        "pkg/env/wrappers.py", "pkg/keep_gen.py"]
     # the parent's .gitignore still applies when a subfolder is checked ...
     code, out, _ = run(capsys, "check", "--format", "json", "pkg")
-    assert sorted(os.path.relpath(i["filename"]) for i in json.loads(out)) == ["pkg/keep_gen.py"]
+    assert sorted(os.path.relpath(i["filename"]) for i in json.loads(out)) == [
+        "pkg/env/wrappers.py", "pkg/keep_gen.py"]
     # ... and explicitly named files are always checked
     code, out, _ = run(capsys, "check", "--format", "json", "logs/g.py", "build", "pkg/notes.txt")
     assert sorted(os.path.relpath(i["filename"]) for i in json.loads(out)) == [

@@ -51,12 +51,14 @@ SEVERITIES = (N_("error"), N_("warning"), N_("info"))
 """The severities a finding can have, most severe first (msgids: shown translated)."""
 
 DEFAULT_EXCLUDE = (
-    ".git/", ".hg/", ".svn/", ".venv/", "venv/", "env/", ".tox/", ".nox/", ".eggs/",
+    ".git/", ".hg/", ".svn/", ".venv/", "venv/", ".tox/", ".nox/", ".eggs/",
     "build/", "dist/", "node_modules/", "__pycache__/", "__pypackages__/", "site-packages/",
     ".ipynb_checkpoints/",
 )
 """Directories never walked into unless ``exclude`` is set (gitignore-style patterns;
-``.ipynb_checkpoints`` holds Jupyter's autosaved copies of notebooks, as in ruff's defaults)."""
+``.ipynb_checkpoints`` holds Jupyter's autosaved copies of notebooks, as in ruff's defaults).
+Not ``env/``: a package of environments (``tianshou/env/``) is code to check, and a virtual
+environment of that name holds a ``pyvenv.cfg``, which the walk skips by itself."""
 
 _CODE_SELECTOR = re.compile(r"GG\d{0,3}\Z")
 
