@@ -722,6 +722,25 @@ def test_an_in_place_module_in_a_sequential_is_reported_where_it_is_built():
 
 
 
+def test_two_in_place_modules_of_one_sequential_are_fixed_together():
+    # the GAN tutorial's discriminator: LeakyReLU(inplace) then Dropout(inplace), twice;
+    # each Dropout overwrites what its LeakyReLU saved. One preferred fix builds both
+    # with inplace=False (fixing one leaves the backward failing on the other)
+    program = _VQA_CLASSIFIER.replace(
+        "nn.Dropout(dropout, inplace=True),\n",
+        "nn.Dropout(dropout, inplace=True),\n"
+        "                nn.Linear(hid_dim, hid_dim),\n"
+        "                nn.ReLU(),\n"
+        "                nn.Dropout(p=0.3, inplace=True),\n")
+    found = [f for f in analyze(program).findings if f.code == "GG202"]
+    assert [f.span.start.line for f in found] == [12, 15]
+    for f in found:
+        fixed = apply_edits(program, f.preferred_fix.edits)
+        assert "nn.Dropout(dropout, inplace=False)," in fixed
+        assert "nn.Dropout(p=0.3, inplace=False)," in fixed
+        assert [x for x in analyze(fixed).findings if x.code == "GG202"] == []
+
+
 def test_of_two_in_place_modules_in_one_sequential_the_one_that_changed_the_saved_tensor():
     # pytorch-vqvae's ResBlock (realrepos5): ReLU(True), Conv, ReLU(True), Conv; the first
     # changes the encoder's ReLU output, which that ReLU saved (torch raises); the second

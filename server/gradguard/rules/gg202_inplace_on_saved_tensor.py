@@ -70,7 +70,8 @@ def build(h: InplaceHazard, interp: Interpreter, src: Source) -> Finding:
     node = h.bump[0]
     ctor = interp.inplace_modules.get(id(node), False)
     if ctor and id(node) in interp.container_calls:
-        return _in_container(h, interp.inplace_modules.get((id(node), h.store), ctor), node, src)
+        return _in_container(h, interp.inplace_modules.get((id(node), h.store), ctor), node,
+                             interp, src)
     name = src.code(node.args[0].value, 40) if ctor is not False and node.args else \
         _target_name(node, src)
     saver = h.seg.node
@@ -87,10 +88,12 @@ def build(h: InplaceHazard, interp: Interpreter, src: Source) -> Finding:
     return Finding(RULE.code, src.span(node), message, related, (fix,) if fix else ())
 
 
-def _in_container(h: InplaceHazard, ctor, node, src: Source) -> Finding:
+def _in_container(h: InplaceHazard, ctor, node, interp: Interpreter,
+                  src: Source) -> Finding:
     """An in-place module run by an ``nn.Sequential`` on the output of the layer before
     it, which that layer saved (``nn.ReLU(), nn.Dropout(p, inplace=True)``): reported
-    where the module is built (its call is the container's), fixed there."""
+    where the module is built (its call is the container's), fixed there, with every
+    other such module that call runs (the backward fails on whichever is left)."""
     message = Message(N_("`{module}` runs inside `{container}` and changes in place the "
                          "output of the layer before it, which that layer saved for "
                          "backward"),
@@ -98,7 +101,9 @@ def _in_container(h: InplaceHazard, ctor, node, src: Source) -> Finding:
     related = (Related(src.span(node), Message(N_("it happens here"), {})),)
     if h.node is not node:
         related += (Related(src.span(h.node), Message(N_("this backward needs it"), {})),)
-    fix = _module_fix(ctor, src)
+    others = [interp.inplace_modules.get((id(node), o.store)) for o in interp.inplace
+              if o.bump[0] is node]
+    fix = _module_fix(ctor, src, [c for c in dict.fromkeys(others) if c is not ctor])
     return Finding(RULE.code, src.span(ctor), message, related, (fix,) if fix else ())
 
 
@@ -138,18 +143,22 @@ def _with_siblings(fix: Fix, h: InplaceHazard, interp: Interpreter, src: Source)
                tuple(edits), preferred=True)
 
 
-def _module_fix(ctor, src: Source) -> Fix | None:
-    """``nn.ReLU(inplace=True)`` applied to a saved tensor: build it with inplace=False."""
-    if ctor is None:
+def _module_fix(ctor, src: Source, others=()) -> Fix | None:
+    """``nn.ReLU(inplace=True)`` applied to a saved tensor: build it (and ``others``, the
+    constructors of the same mistake the same call runs) with inplace=False."""
+    if ctor is None or None in others:
         return None
+    return Fix(Message(N_("Build `{module}` with inplace=False"),
+                       {"module": src.code(ctor.func, 40)}),
+               tuple(_not_in_place(c, src) for c in (ctor, *others)), preferred=True)
+
+
+def _not_in_place(ctor: cst.Call, src: Source) -> Edit:
+    """The edit that builds ``ctor``'s module with inplace=False."""
     for arg in ctor.args:
         if arg.keyword is None and isinstance(arg.value, cst.Name) and arg.value.value == "True":
-            edit = Edit(src.span(arg.value), "False")
-            break
-    else:
-        edit = src.add_keyword(ctor, "inplace", "False")
-    return Fix(Message(N_("Build `{module}` with inplace=False"),
-                       {"module": src.code(ctor.func, 40)}), (edit,), preferred=True)
+            return Edit(src.span(arg.value), "False")
+    return src.add_keyword(ctor, "inplace", "False")
 
 
 def _target_name(node, src: Source) -> str:
