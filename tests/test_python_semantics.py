@@ -4,6 +4,8 @@ still flow through names bound to several callables, generators, ``match``, deco
 
 import textwrap
 
+import pytest
+
 from gradguard.analysis import analyze
 
 
@@ -1397,3 +1399,74 @@ def test_iterating_a_dict_gives_its_keys_not_its_values():
         "GG301", 21, "`epoch_losses` accumulates `loss[key]` with its autograd graph: every "
                      "iteration's graph stays in memory")
     assert first.preferred_fix.edits[0].new_text == "loss[key].detach()"
+
+
+
+CLI = textwrap.dedent("""\
+    import argparse
+
+    import torch
+    import torch.nn as nn
+
+
+    def criterion(name, logits, target):
+        if name == "hard":
+            return (logits.argmax(1) != target).float().mean()
+        return nn.functional.cross_entropy(logits, target)
+
+
+    def main():
+        parser = argparse.ArgumentParser()
+        group = parser.add_argument_group("loss")
+        group.add_argument("--loss", default="hard", choices=["hard", "ce"])
+        parser.add_argument("--epochs", type=int, default=2)
+        parser.add_argument("--no-train", action="store_true")
+        args = parser.parse_args()
+        net = nn.Linear(4, 3)
+        opt = torch.optim.SGD(net.parameters(), lr=0.1)
+        for _ in range(args.epochs):
+            if args.no_train:
+                return
+            loss = criterion(args.loss, net(torch.randn(2, 4)), torch.tensor([0, 2]))
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+
+
+    if __name__ == "__main__":
+        main()
+    """)
+
+
+def test_a_script_runs_with_its_command_line_options_defaults():
+    # python train.py: --loss is "hard", a loss made from argmax, which has no graph
+    # (argparse: the dest of --no-train is no_train, False without the flag)
+    assert [f[:2] for f in _found(CLI)] == [("GG401", 27)]
+
+
+@pytest.mark.parametrize("before,after", [
+    # another default: the branch that runs is another
+    ('default="hard", choices', 'default="ce", choices'),
+    # options given on the command line in the code: not the defaults
+    ("args = parser.parse_args()", "args = parser.parse_args(['--loss', 'ce'])"),
+    # an option string not written as a literal: what the parser reads is not known
+    ('parser.add_argument("--epochs", type=int, default=2)',
+     'parser.add_argument(EPOCHS, type=int, default=2)'),
+])
+def test_command_line_options_not_known_are_quiet(before, after):
+    text = CLI.replace(before, after)
+    assert text != CLI and _found(text) == []
+
+
+def test_an_element_of_a_size_is_a_python_int():
+    # view(size[0], ...) of an argmax: the shape's ints carry no graph, so the loss is
+    # known to have none (before, size[0] was of unknown provenance: quiet)
+    assert [f[:2] for f in _found("""\
+        import torch
+        net = torch.nn.Conv2d(3, 2, 1)
+        pred = net(torch.rand(2, 3, 8, 8))
+        size = pred.size()
+        mask = pred.argmax(1).view(size[0], 1, size[2], size[3]).float()
+        loss = (mask - 0.5).pow(2).mean()
+        loss.backward()
+        """)] == [("GG401", 7)]

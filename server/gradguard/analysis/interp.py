@@ -21,6 +21,7 @@ import itertools
 import libcst as cst
 
 from gradguard.analysis.autograd_effects import AutogradEffects
+from gradguard.analysis.cli_options import CliOptions
 from gradguard.analysis.control_flow import ControlFlow
 from gradguard.analysis.events import (Accumulation, Backward, DiscardedDetach, Hazard,
                                        InplaceHazard, NoGraph, Step)
@@ -35,7 +36,7 @@ __all__ = ["Interpreter", "Hazard", "InplaceHazard", "Accumulation", "DiscardedD
 
 
 class Interpreter(PythonSemantics, ControlFlow, ImportSemantics, TorchSemantics,
-                  AutogradEffects):
+                  CliOptions, AutogradEffects):
     """Interprets one file's roots (module code, functions, methods) and collects hazards.
 
     Use :meth:`run_module`, then :meth:`run_function` for each top-level function and

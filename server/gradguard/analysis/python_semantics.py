@@ -825,6 +825,8 @@ class PythonSemantics:
                 el = self._element(base)
                 return Val(el.kind, el.segs - base.each, el.leaf, store=el.store)
             return self._element(base)
+        if base.kind == "scalar":
+            return SCALAR  # ``x.size()[0]``, ``name[0]``: a part of a Python value
         if base.kind == "tensor" and base.grad:
             basic = self._basic_index(node, index_vals)
             # (advanced indexing saves its indices, not ``base``: nothing an in-place

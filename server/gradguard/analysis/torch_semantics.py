@@ -182,7 +182,8 @@ class TorchSemantics:
         parts = path.split(".")
         name = parts[-1]
         vals = [v for v, _ in pos] + [v for v, _ in kw.values()]
-        found = self._random_call(path, pos) if parts[0] == "random" else None
+        found = self._random_call(path, pos) if parts[0] == "random" else \
+            self.cli_call(call, path)
         if found is not None:
             return found
         if path == "copy.deepcopy" and len(pos) == 1 and pos[0][0].kind == "module" and \
@@ -715,6 +716,9 @@ class TorchSemantics:
                 pos, kw = self._args(call)
                 return self.apply(call, b.val, pos, kw, func)
         pos, kw = self._args(call)
+        found = self.cli_method(call, recv, attr, pos, kw)
+        if found is not None:  # ``parser.add_argument("--lr", default=1e-3)``
+            return found
         vals = [v for v, _ in pos] + [v for v, _ in kw.values()]
         if recv.kind == "unknown" and not recv.grad and attr in T.MODULE_METHODS:
             # only an nn.Module has .parameters(), .zero_grad(), .train(), ...: a model
