@@ -1,5 +1,6 @@
 """Each rule's own VALID / INVALID examples, and exact findings on the bundled examples."""
 
+import textwrap
 from pathlib import Path
 
 import pytest
@@ -1116,7 +1117,6 @@ def test_gg102_when_the_list_keeps_the_freed_losses():
     assert f.span.start.line == 8
 
 
-
 def test_gg102_detaches_only_what_is_known_to_be_a_tensor():
     # a library's deque of embeddings (a value of a kind not known) has no .detach()
     from gradguard.analysis.values import Val
@@ -1279,3 +1279,48 @@ def test_gg103_detaches_a_target_of_a_model_no_optimizer_trains_where_the_loss_r
     fixed = apply_edits(FIXED_MODEL_TARGET, f.preferred_fix.edits)
     assert fixed == FIXED_MODEL_TARGET.replace("(pred - pred_cond)", "(pred - pred_cond.detach())")
     assert analyze(fixed).findings == ()
+
+
+ACCUMULATE_K = """        total += criterion(model(x), y)
+        if i % k == 0:
+            optimizer.zero_grad()
+            total.backward()
+            optimizer.step()
+            total = 0
+"""
+
+TBPTT = """import torch
+
+
+def train(model, loader, optimizer, criterion, k=4):
+    total = 0
+    model.train()
+    for i, (x, y) in enumerate(loader):
+""" + ACCUMULATE_K + """    if torch.is_tensor(total):
+        total.backward()
+"""
+
+TBPTT_NESTED = """import torch
+
+
+def train(model, loader, optimizer, criterion, k=4):
+    total = 0
+    for x, y in loader:
+        model.train()
+        for i in range(10):
+""" + textwrap.indent(ACCUMULATE_K, "    ")
+
+
+def test_a_backward_of_the_rest_after_a_loop_that_backwards_and_resets_is_quiet():
+    # snntorch's TBPTT: every backward in the loop is followed by `total = 0` on its
+    # branch, so after the loop `total` holds only graphs no backward freed (the loop may
+    # end after any pass: what a later pass freed and let go is not freed in an earlier
+    # pass's end)
+    assert analyze(TBPTT).findings == ()
+    assert analyze(TBPTT_NESTED).findings == ()
+
+
+def test_a_loop_that_backwards_without_letting_the_sum_go_still_frees_it():
+    text = TBPTT.replace("            total = 0\n", "")
+    f = _only(text, "GG102")
+    assert f.span.start.line == 11

@@ -278,7 +278,7 @@ class ControlFlow:
             alias = self.key_of(stmt.iter) if isinstance(stmt.iter, (cst.Name, cst.Attribute)) \
                 and dict_items(it) is None else None
             if alias is not None:
-                item = Val(item.kind, item.segs, item.leaf, item.ref, item.elts, alias)
+                item = replace(item, alias=alias)
             header = (stmt.iter,)
         body = stmt.body.body
         ctx = LoopCtx(self._loop_key(stmt), stmt, self.frame.id,
@@ -288,7 +288,7 @@ class ControlFlow:
             stmt, is_for, self._nth_element(item, it.each, next(passes)) if is_for else None),
             once=is_for and (self._not_empty(stmt.iter, it) or self._relied_on(stmt)),
             leave=None if is_for else lambda s: self._assume_test(s, stmt.test, False))
-        alias = item.alias if is_for else None
+        alias = item.alias if is_for and it.segs else None
         if alias is not None and alias in self.state.env and all(
                 alias in e.env and not e.env[alias].val.segs for e in ends if not e.dead):
             # every iteration detached the elements in place; zero iterations means the
@@ -601,6 +601,13 @@ class ControlFlow:
             # loop's exit joins the entry state (zero iterations)
             head = end
         self._loop_exits = saved_exits
+        # (the loop may end after any pass: a graph one pass freed and let go is not
+        # freed in what an earlier pass's end still holds)
+        if len({frozenset(o.freed) for o in outs if not o.dead}) > 1:
+            outs = [o.copy() for o in outs]  # (a pass's end is also the next one's head)
+            for i, a in enumerate(outs):
+                for b in outs[i + 1:]:
+                    self._let_go(a, b)
         self.state = join_states(outs)
         return ends
 
