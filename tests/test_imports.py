@@ -327,6 +327,102 @@ def test_a_hazard_inside_an_imported_function_is_reported_at_its_call(tmp_path):
     assert _check(tmp_path / "train.py").findings == ()
 
 
+FIT = """import torch.nn as nn
+import torch.optim as optim
+
+
+class Trainer:
+    def __init__(self, model):
+        self.model = model
+        self.opt = optim.SGD(model.parameters(), lr=0.1)
+        self.history = []
+
+    def validate(self, batches):
+        self.model.eval()
+        total = 0
+        for x, y in batches:
+            total += nn.functional.mse_loss(self.model(x), y)
+        return total / len(batches)
+
+    def fit(self, batches, epochs):
+        for _ in range(epochs):
+            self.model.train()
+            for x, y in batches:
+                loss = nn.functional.mse_loss(self.model(x), y)
+                self.opt.zero_grad()
+                loss.backward()
+                self.opt.step()
+            self.history.append(self.validate(batches))
+"""
+
+MAIN = """import torch
+from trainer import Trainer
+
+batches = [(torch.randn(4, 3), torch.randn(4, 1)) for _ in range(2)]
+trainer = Trainer(torch.nn.Linear(3, 1))
+trainer.fit(batches, epochs=3)
+"""
+
+
+def test_a_script_without_a_loop_that_runs_an_imported_trainer_is_analysed(tmp_path):
+    # the loops are all in trainer.py: the call on line 6 runs them
+    _write(tmp_path, {"trainer.py": FIT, "main.py": MAIN})
+    trainer = str(tmp_path / "trainer.py")
+    found = _check(tmp_path / "main.py").findings
+    assert [(f.code, f.span.start.line, f.span.start.column) for f in found] == [
+        ("GG301", 6, 0), ("GG303", 6, 0)]
+    assert [(r.span.path, r.span.start.line, r.message.render()) for r in found[1].related] \
+        == [(trainer, 15, "it happens here, in trainer.py")]
+    # trainer.py binds no `torch`: the fix does not decorate with @torch.inference_mode()
+    # (a NameError) but detaches the term, in trainer.py
+    [fix] = found[1].fixes
+    assert fix.title.render() == \
+        "Accumulate `nn.functional.mse_loss(self.model(x), y)` without its graph (.detach())"
+    assert [(e.span.path, e.span.start.line, e.new_text) for e in fix.edits] == [
+        (trainer, 15, "nn.functional.mse_loss(self.model(x), y).detach()")]
+
+AGENT = """import torch
+import torch.nn as nn
+
+
+class Agent:
+    def __init__(self):
+        self.encoder = nn.Linear(8, 4)
+        self.critic = nn.Linear(4, 1)
+        self.encoder_opt = torch.optim.Adam(self.encoder.parameters())
+        self.critic_opt = torch.optim.Adam(self.critic.parameters())
+
+    def update(self, obs, target):
+        with torch.no_grad():
+            h = self.encoder(obs)
+        loss = (self.critic(h) - target).pow(2).mean()
+        self.encoder_opt.zero_grad()
+        self.critic_opt.zero_grad()
+        loss.backward()
+        self.critic_opt.step()
+        self.encoder_opt.step()
+"""
+
+PRETRAIN = """import torch
+from agent import Agent
+
+agent = Agent()
+for step in range(4):
+    agent.update(torch.randn(5, 8), torch.randn(5, 1))
+"""
+
+
+def test_an_optimizer_stepped_in_an_imported_method_is_reported_at_its_call(tmp_path):
+    # GG402 of a step in agent.py, reached from this file's loop (the CIC encoder)
+    _write(tmp_path, {"agent.py": AGENT, "pretrain.py": PRETRAIN})
+    agent = str(tmp_path / "agent.py")
+    [f] = _check(tmp_path / "pretrain.py").findings
+    assert (f.code, f.span.start.line, f.span.start.column) == ("GG402", 6, 4)
+    assert [(r.span.path, r.span.start.line, r.message.render()) for r in f.related][:3] == [
+        (agent, 20, "it happens here, in agent.py"),
+        (agent, 13, "the graph from `self.encoder` is cut here"),
+        (agent, 18, "this backward does not reach `self.encoder`")]
+
 FREQS = """import torch
 import torch.nn as nn
 

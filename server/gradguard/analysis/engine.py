@@ -114,11 +114,9 @@ def _triggered(defs: dict, imported: frozenset = frozenset()) -> set:
 def _imported_triggers(module: cst.Module, imports, text: str) -> frozenset:
     """The names this module binds by importing them from a module of the user's whose
     text has a backward-like call (``imports.may_reach``: by the files' text, without
-    resolving anything), at module level (also inside ``if`` / ``try``), and calls in a
-    loop of its own (a training loop that calls an imported step; by the text: a loop
-    keyword and a call of the name)."""
-    if not _LOOP.search(text):
-        return frozenset()
+    resolving anything), at module level (also inside ``if`` / ``try``), and calls (by
+    the text: a call of the name, or of an attribute of it: a training loop that calls an
+    imported step, a script that runs an imported trainer's ``train()``)."""
     out = set()
     todo = list(module.body)
     while todo:
@@ -145,11 +143,11 @@ def _imported_triggers(module: cst.Module, imports, text: str) -> frozenset:
 
 def _worth_parsing(text: str, tree: ast.Module, imports) -> bool:
     """Whether a text CPython parsed may have anything to analyse: a backward-like
-    token, or a loop and an import (anywhere) that may name code of the user's with one
-    (a superset of what :func:`_imported_triggers` finds, by ``imports.may_reach``)."""
+    token, or an import (anywhere) that may name code of the user's with one (a
+    superset of what :func:`_imported_triggers` finds, by ``imports.may_reach``)."""
     if any(tok in text for tok in T.TRIGGER_TOKENS):
         return True
-    if imports is None or not _LOOP.search(text):
+    if imports is None:
         return False
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom):
@@ -161,9 +159,6 @@ def _worth_parsing(text: str, tree: ast.Module, imports) -> bool:
             if any(imports.may_reach(a.name, 0, None, T.TRIGGER_TOKENS) for a in node.names):
                 return True
     return False
-
-
-_LOOP = re.compile(r"^\s*(?:async\s+)?(?:for|while)\b", re.M)
 
 
 def _nested_statements(st):

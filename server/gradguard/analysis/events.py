@@ -151,7 +151,9 @@ class Step:
     no code the engine does not follow that was given a graph) ran before this step, else
     None; ``stmt``: the step's statement; ``since``: ``((call, statement, backwards run
     then), modules)`` when the gradients are known: the last ``zero_grad()`` that set
-    them to None and the modules the backwards since reached, else None."""
+    them to None and the modules the backwards since reached, else None; ``frames``: the
+    analysis frames at the step, as in :class:`Hazard` (where a step in an imported
+    module was reached from this file)."""
 
     node: cst.CSTNode
     trained: object
@@ -161,3 +163,4 @@ class Step:
     cleared: tuple | None = None
     stmt: cst.CSTNode | None = None
     since: tuple | None = None
+    frames: tuple = ()

@@ -177,17 +177,20 @@ class Source:
         lines = self._lines_of(path)
         return lines[n - 1] if 0 < n <= len(lines) else ""
 
+    def text_of(self, path: str | None) -> str:
+        """The text of this file (None) or of the imported module at ``path``."""
+        return self.text if path is None else next(m.text for m in self._foreign
+                                                   if m.path == path)
+
     def _newline_of(self, path: str | None) -> str:
-        return self.newline if path is None else \
-            _newline(next(m.text for m in self._foreign if m.path == path))
+        return self.newline if path is None else _newline(self.text_of(path))
 
     def _lines_of(self, path: str | None) -> list[str]:
         if path is None:
             return self.lines
         lines = self._foreign_lines.get(path)
         if lines is None:
-            text = next(m.text for m in self._foreign if m.path == path)
-            lines = self._foreign_lines[path] = _lines(text)
+            lines = self._foreign_lines[path] = _lines(self.text_of(path))
         return lines
 
     def code(self, node: cst.CSTNode, limit: int = 60) -> str:

@@ -579,7 +579,8 @@ class TorchSemantics:
         self.step_recs.append(Step(call, opt.ref if isinstance(opt.ref, Trained) else None,
                                    self.stamp(), opt_node, len(self.backwards), cleared,
                                    self.frame.stmt,
-                                   (at, reached) if reached is not None else None))
+                                   (at, reached) if reached is not None else None,
+                                   tuple((f.id, f.stmt, f.func) for f in self.frames)))
         self.param_updates += 1
         self.step_log.append(trained)
         stepped = self._descendants(trained.refs)

@@ -6,8 +6,10 @@ does not stop autograd (PyTorch docs, "Locally disabling gradient computation").
 
 from __future__ import annotations
 
+import re
+
 from gradguard.analysis.interp import Accumulation
-from gradguard.analysis.model import Edit, Finding, Fix, Message, Span
+from gradguard.analysis.model import Finding, Fix, Message
 from gradguard.analysis.source import Source
 from gradguard.rules import N_, Rule
 from gradguard.rules.gg301_graph_kept_alive_by_accumulation import detach_fix
@@ -68,8 +70,14 @@ def evaluate(model, batches):
 
 
 def names_torch(text: str) -> bool:
-    """Whether the file's text names torch (the decorator fix needs it imported)."""
-    return "torch" in text
+    """Whether the file's text binds the name ``torch`` (``import torch``, ``import
+    torch.nn``; not ``import torch.nn as nn``): the decorator fix needs it."""
+    return _IMPORTS_TORCH.search(text) is not None
+
+
+_IMPORTS_TORCH = re.compile(
+    r"^[ \t]*import[ \t]+(?:[\w.]+(?:[ \t]+as[ \t]+\w+)?[ \t]*,[ \t]*)*torch(?:\.[\w.]+)?"
+    r"[ \t]*(?:,|#|;|$)", re.M)
 
 
 def build(rec: Accumulation, src: Source) -> Finding:
@@ -80,11 +88,10 @@ def build(rec: Accumulation, src: Source) -> Finding:
                        else src.code(rec.acc, 40)})
     fixes = ()
     func = rec.frames[-1][2]
-    if func is not None and hasattr(func, "decorators") and names_torch(src.text):
-        start = src.span(func).start
-        indent = src.line(start.line)[: start.column]
+    if func is not None and hasattr(func, "decorators") and \
+            names_torch(src.text_of(src.span(func).path)):
         fixes = (Fix(Message(N_("Run `{func}` under @torch.inference_mode()"),
                              {"func": func.name.value}),
-                     (Edit(Span(start, start), f"@torch.inference_mode(){src.newline}{indent}"),),
+                     (src.insert_line_before(func, "@torch.inference_mode()"),),
                      preferred=True),)
     return Finding(RULE.code, src.span(rec.node), message, (), fixes or detach_fix(rec, src))

@@ -126,15 +126,15 @@ def candidates(interp: Interpreter) -> list:
     return out
 
 
-def build_all(interp: Interpreter, src: Source) -> list[Finding]:
-    """The GG402 findings: one per step of :func:`candidates`, unless the file writes
-    gradients by hand."""
+def build_all(interp: Interpreter, src: Source) -> list[tuple[Finding, tuple]]:
+    """The GG402 findings, each with its step's frames: one per step of
+    :func:`candidates`, unless the file writes gradients by hand."""
     if writes_grads(src.text):
         return []
     found = candidates(interp)
-    out = [_finding(interp, st, verdict, src) for st, verdict in found]
+    out = [(_finding(interp, st, verdict, src), st.frames) for st, verdict in found]
     done = {id(st.node) for st, _ in found}
-    return out + [_cleared_finding(st, src) for st in cleared_steps(interp)
+    return out + [(_cleared_finding(st, src), st.frames) for st in cleared_steps(interp)
                   if id(st.node) not in done]
 
 

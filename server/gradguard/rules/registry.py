@@ -48,8 +48,10 @@ def finding_builders(interp, src):
     the engine runs each one in isolation, so a bug in one rule costs only its findings.
     Findings are in this file (see :func:`localized`)."""
     for code, build, frames in _builders(interp, src):
+        # (frames None: the builder gives each finding with its own frames)
         yield code, lambda b=build, fr=frames: [
-            f for f in (localized(x, fr, src) for x in b()) if f is not None]
+            f for f in (localized(x, fr, src) if fr is not None else localized(*x, src)
+                        for x in b()) if f is not None]
 
 
 def localized(finding: Finding, frames, src) -> Finding | None:
@@ -82,7 +84,8 @@ def localized(finding: Finding, frames, src) -> Finding | None:
 
 
 def _builders(interp, src):
-    """``(rule code, build, event frames)`` for each event."""
+    """``(rule code, build, event frames)`` for each event (frames None: build gives
+    ``(finding, frames)`` pairs)."""
     for hazard in interp.hazards:
         rule = _BY_HAZARD[hazard.kind]
         yield rule.RULE.code, lambda h=hazard, r=rule: [r.build(h, interp, src)], hazard.frames
@@ -101,4 +104,4 @@ def _builders(interp, src):
             yield gg301.RULE.code, lambda r=rec: [gg301.build(r, src)], rec.frames
     for h in interp.no_graph:
         yield gg401.RULE.code, lambda h=h: [gg401.build(h, src)], getattr(h, "frames", ())
-    yield gg402.RULE.code, lambda: gg402.build_all(interp, src), ()
+    yield gg402.RULE.code, lambda: gg402.build_all(interp, src), None
