@@ -298,9 +298,11 @@ for _ in range(2):
 
 
 def test_gg402_a_loss_rewrapped_as_a_new_leaf_by_variable():
+    # reported where the loss was rewrapped (the error it would raise, silenced)
     (f,) = analyze(VARIABLE).findings
-    assert (f.code, f.span.start.line) == ("GG402", 21)
+    assert (f.code, f.span.start.line) == ("GG402", 18)
     assert [(r.span.start.line, r.message.render()) for r in f.related] == [
+        (21, "`optimizer` steps `model` here"),
         (16, "the graph from `model` is cut here"),
         (20, "this backward does not reach `model`"),
         (6, "the optimizer took the parameters `model` had here")]
@@ -649,8 +651,9 @@ def test_gg402_grad_mode_set_from_a_comparison_of_known_strings():
     # the call passes "train", the block compares with "training": grad mode is off, the
     # loss is rewrapped as a leaf, and no gradient reaches the model
     (f,) = analyze(PHASES).findings
-    assert (f.code, f.span.start.line) == ("GG402", 13)
-    assert [(r.span.start.line, r.message.render()) for r in f.related][:2] == [
+    assert (f.code, f.span.start.line) == ("GG402", 10)
+    assert [(r.span.start.line, r.message.render()) for r in f.related][:3] == [
+        (13, "`optimizer` steps `model` here"),
         (6, "the graph from `model` is cut here"),
         (8, "`model(x)` runs under no_grad here")]
 
@@ -811,8 +814,9 @@ for _ in range(2):
 def test_add_module_registers_a_submodule_as_an_attribute_does():
     # before, add_module handed the module to code the engine does not follow (quiet)
     (f,) = analyze(ADD_MODULE).findings
-    assert (f.code, f.span.start.line) == ("GG402", 23)
-    assert [(r.span.start.line, r.message.render()) for r in f.related][:2] == [
+    assert (f.code, f.span.start.line) == ("GG402", 20)
+    assert [(r.span.start.line, r.message.render()) for r in f.related][:3] == [
+        (23, "`opt` steps `G` here"),
         (17, "the graph from `G` is cut here"),
         (11, "`self.conv(x)` runs under no_grad here")]
 
@@ -892,3 +896,46 @@ def test_a_loop_over_losses_that_share_a_trunk_frees_it_on_the_first():
     (f,) = analyze(text).findings
     assert (f.code, f.span.start.line) == ("GG101", 13)
     assert "detach" not in f.fixes[0].title.render().lower()
+
+
+SILENCED = """import torch
+net = torch.nn.Linear(2, 1)
+opt = torch.optim.SGD(net.parameters(), lr=0.1)
+for _ in range(3):
+    with torch.no_grad():
+        out = net(torch.randn(4, 2))
+    loss = out.pow(2).mean()
+    loss.requires_grad_(True)
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+"""
+
+
+@pytest.mark.parametrize("silencer,code", [
+    ("    loss.requires_grad_(True)\n", "loss.requires_grad_(True)"),
+    ("    loss.requires_grad = True  # else: element 0 of tensors does not require grad\n",
+     "loss.requires_grad = True"),
+    ("    loss = torch.autograd.Variable(loss, requires_grad=True)\n",
+     "torch.autograd.Variable(loss, require...")])
+def test_a_loss_made_a_new_leaf_to_silence_the_error_is_reported_there(silencer, code):
+    # the backward runs and stops at the new leaf: the finding is where the error was hidden
+    text = SILENCED.replace("    loss.requires_grad_(True)\n", silencer)
+    (f,) = analyze(text).findings
+    assert (f.code, f.span.start.line) == ("GG402", 8)
+    assert f.message.render() == (
+        f"`opt` steps the parameters of `net`, but `{code}` makes a tensor that has no graph "
+        "a new leaf: the backward on line 10 runs and stops there, so their gradients stay "
+        "None and `net` does not train")
+    assert [(r.span.start.line, r.message.render()) for r in f.related][:2] == [
+        (11, "`opt` steps `net` here"), (5, "the graph from `net` is cut here")]
+
+
+def test_a_new_input_leaf_is_no_silencer():
+    # a fresh tensor made to require grad is an input (a WGAN-GP interpolate, an
+    # adversarial example): nothing was cut, and the step's module is on the loss path
+    text = SILENCED.replace("    with torch.no_grad():\n        out = net(torch.randn(4, 2))\n",
+                            "    x = torch.randn(4, 2)\n    x.requires_grad_(True)\n"
+                            "    out = net(x)\n")
+    text = text.replace("    loss.requires_grad_(True)\n", "")
+    assert codes(text) == []

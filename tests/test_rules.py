@@ -1324,3 +1324,64 @@ def test_a_loop_that_backwards_without_letting_the_sum_go_still_frees_it():
     text = TBPTT.replace("            total = 0\n", "")
     f = _only(text, "GG102")
     assert f.span.start.line == 11
+
+
+REGULARIZED = """import torch
+import torch.nn as nn
+
+
+class Model(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.linear = nn.Linear(12, 1)
+        self.reg_loss = self.l2([self.linear.weight])
+
+    def l2(self, weights):
+        total = torch.zeros(1)
+        for w in weights:
+            total = total + torch.norm(w, p=2)
+        return total * 1e-5
+
+    def fit(self, x, y):
+        optim = torch.optim.Adagrad(self.parameters(), lr=0.01)
+        for epoch in range(2):
+            loss = nn.functional.mse_loss(self.linear(x), y) + self.reg_loss
+            optim.zero_grad()
+            loss.backward(retain_graph=True)
+            optim.step()
+
+
+Model().fit(torch.randn(8, 12), torch.randn(8, 1))
+"""
+
+
+def test_a_regularizer_of_a_module_weight_built_once_goes_stale_at_the_step():
+    # DeepCTR-Torch: torch.norm saved `self.linear.weight` (a parameter: the optimizer
+    # changes it in place), and retain_graph keeps the graph for the next backward
+    f = _only(REGULARIZED, "GG201")
+    assert (f.span.start.line, f.message.render()) == (
+        22, "`loss` backpropagates through `torch.norm(w, p=2)` as it was on line 14, but "
+            "its parameters were updated in place on line 23")
+    # the stale part is an attribute built in __init__: recomputing `loss` here would not
+    # rebuild it, so no fix claims to
+    assert f.fixes == ()
+
+
+def test_a_regularizer_built_before_the_loop_is_recomputed_by_the_fix():
+    text = """import torch
+linear = torch.nn.Linear(12, 1)
+reg = torch.norm(linear.weight, p=2) * 1e-5
+optim = torch.optim.Adagrad(linear.parameters(), lr=0.01)
+for epoch in range(2):
+    loss = linear(torch.randn(8, 12)).pow(2).mean() + reg
+    optim.zero_grad()
+    loss.backward(retain_graph=True)
+    optim.step()
+"""
+    f = _only(text, "GG201")
+    assert f.span.start.line == 8
+    fixed = apply_edits(text, f.preferred_fix.edits)
+    assert "    reg = torch.norm(linear.weight, p=2) * 1e-5\n" \
+           "    loss = linear(torch.randn(8, 12)).pow(2).mean() + reg\n" \
+           "    loss.backward(retain_graph=True)\n" in fixed
+    assert [x.code for x in analyze(fixed).findings] == []

@@ -81,6 +81,16 @@ class AutogradEffects:
         return Val(result.kind, EMPTY, False, result.ref, None, None, result.store,
                    src=(cut,))
 
+    def made_leaf(self, val: Val, node, store) -> None:
+        """``val`` made a leaf that requires grad at ``node``, as the tensor of ``store``
+        (``requires_grad_()``, ``requires_grad = True``, ``torch.tensor(v,
+        requires_grad=True)``): when ``val`` was known to have no graph because its
+        history cut one (not a fresh factory tensor: a new input), ``node`` silences the
+        error a backward of it would raise, and that backward stops at the leaf."""
+        if store is not None and not val.segs and not val.leaf and val.src and \
+                any(c.kind != "factory" or c.had_graph for c in val.src):
+            self.silencers[store] = node
+
     def fresh_store(self):
         """A new storage identity (the result of an out-of-place operation)."""
         return ("t", next(self._ids))
@@ -350,7 +360,8 @@ class AutogradEffects:
         for opt, reached in self.grads_since_clear.items():
             if reached is not None:
                 self.grads_since_clear[opt] = None if wild else reached | reach
-        self.backwards.append(Backward(call, self.stamp(), reach, wild, val.src))
+        silencer = self.silencers.get(val.store) if val.leaf and not val.segs else None
+        self.backwards.append(Backward(call, self.stamp(), reach, wild, val.src, silencer))
         if not sure or val.kind != "tensor" or val.segs or val.leaf or val.src is None:
             return
         key = (id(call), "no-graph")

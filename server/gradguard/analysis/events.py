@@ -133,13 +133,16 @@ class NoGraph:
 class Backward:
     """A backward: ``stamp`` (loop passes then), ``reach`` (modules whose parameters its
     graph reaches), ``wild`` (it also reaches parameters of a module not known), ``src``
-    (the cuts of its root's history, None when not all of it is known)."""
+    (the cuts of its root's history, None when not all of it is known); ``silencer``:
+    where a root known to have no graph was made a new leaf (``loss.requires_grad_()``),
+    so that the backward runs and stops at it, else None."""
 
     node: cst.CSTNode
     stamp: tuple
     reach: frozenset
     wild: bool
     src: tuple | None
+    silencer: cst.CSTNode | None = None
 
 
 @dataclass(frozen=True)

@@ -132,6 +132,10 @@ class Interpreter(PythonSemantics, ControlFlow, ImportSemantics, TorchSemantics,
         # ``net.head.requires_grad = True``: (statement, module ref, flag), a plain attribute
         # of the module object, not its parameters' flag
         self.module_flag_sets: list = []
+        # storage -> the call or statement that made a tensor known to have no graph (cut
+        # from one) a new leaf that requires grad: ``loss.requires_grad_(True)``, the
+        # usual silencer of "element 0 of tensors does not require grad"
+        self.silencers: dict = {}
         self.backwards: list[Backward] = []
         self.step_recs: list[Step] = []
         self.seg_reach: dict[int, tuple] = {}  # segment -> (module refs, wild)

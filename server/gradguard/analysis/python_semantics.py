@@ -71,6 +71,13 @@ def _module_method_receivers(func) -> frozenset:
                      and c.func.attr.value in T.MODULE_METHODS)
 
 
+
+def _param_store(module: Val):
+    """The storage of ``module.weight`` / ``.bias``: one of the module's parameters
+    (``("param", module)``, what its optimizer's step changes in place), for one known
+    module; else None."""
+    return ("param", module.ref) if isinstance(module.ref, tuple) else None
+
 def _module_attribute(attr: str) -> Val:
     """An attribute of an nn.Module the engine holds no value for: ``self.training`` is a
     bool, ``.data``/``.shape``-like names are no module, anything else may be a
@@ -238,6 +245,10 @@ class PythonSemantics:
                 if key is not None and key in self.state.env:
                     self.state.env[key] = Binding(
                         Val("tensor", base.segs, not off, store=base.store), self.state.env[key].stmt)
+                if not off:
+                    # (grad mode does not matter: the flag is set all the same)
+                    self.made_leaf(base, stmt.body[0] if isinstance(stmt, cst.SimpleStatementLine)
+                                   and len(stmt.body) == 1 else target, base.store)
                 self._set_requires_grad(base, not off)
                 return
             if base.kind in ("object", "module") and base.ref is not None and \
@@ -754,12 +765,13 @@ class PythonSemantics:
                     return v
             if base.kind == "module":
                 if attr in ("weight", "bias"):
-                    return Val("tensor", leaf=not self.no_grad and base.ref not in self.frozen)
+                    return Val("tensor", leaf=not self.no_grad and base.ref not in self.frozen,
+                               store=_param_store(base))
                 return _module_attribute(attr)
             return UNKNOWN
         if base.kind == "module":
             if attr in ("weight", "bias"):
-                return Val("tensor", leaf=True)
+                return Val("tensor", leaf=True, store=_param_store(base))
             return _module_attribute(attr)
         if attr in T.CUT_ATTRIBUTES:
             if attr == "data" and (base.kind == "tensor" or base.grad):

@@ -282,7 +282,9 @@ class TorchSemantics:
             res = self.cut_value("detach", call, pos[0][0], Val("tensor", store=pos[0][0].store))
             if rg is not None and literal_truth(rg[1]) is True and not self.no_grad:
                 # (its history: this cut, and those of the tensor it was given)
-                return replace(res, leaf=True, store=self.fresh_store(),
+                store = self.fresh_store()
+                self.made_leaf(pos[0][0], call, store)
+                return replace(res, leaf=True, store=store,
                                src=merge_src([res, pos[0][0]]) or res.src)
             return res
         if name in T.FACTORIES:
@@ -304,9 +306,13 @@ class TorchSemantics:
                         # loses their graph is the finding, not the gathering)
                         self.consumed.add(id(rec.node))
             # (a new leaf that requires grad: its history is where its values came from)
-            return Val("tensor", leaf=leaf, store=self.fresh_store(),
-                       src=(Cut("factory", call),) if known else
-                       ((merge_src(vals) or ()) if leaf else None))
+            res = Val("tensor", leaf=leaf, store=self.fresh_store(),
+                      src=(Cut("factory", call),) if known else
+                      ((merge_src(vals) or ()) if leaf else None))
+            if leaf and vals:
+                # ``torch.tensor(total, requires_grad=True)`` of values cut from a graph
+                self.made_leaf(Val("tensor", src=merge_src(vals)), call, res.store)
+            return res
         if parts[1:2] == ["nn"] and len(parts) >= 3 and parts[2] == "utils":
             return UNKNOWN
         if name.endswith("_") and len(parts) >= 3 and parts[2] == "init":
@@ -913,7 +919,10 @@ class TorchSemantics:
             return recv
         if attr == "requires_grad_":
             flag = literal_truth(pos[0][1]) if pos else True
-            v = Val("tensor", recv.segs, flag is not False and not self.no_grad)
+            v = Val("tensor", recv.segs, flag is not False and not self.no_grad,
+                    store=recv.store)
+            if v.leaf:
+                self.made_leaf(recv, call, recv.store)
             key = self.key_of(func.value)
             if key is not None:
                 self.state.env[key] = Binding(v, self.frame.stmt)

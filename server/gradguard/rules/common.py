@@ -259,6 +259,8 @@ def recompute_chain(h, src: Source, stale: set):
     chain, todo, seen, reach = [], [h.root], set(), set()
     while todo:
         expr = todo.pop()
+        if _stale_attribute(expr, h.env, frame_id, stale):
+            return None  # ``loss + self.reg_loss`` built once elsewhere: not rebuilt here
         for name in m.findall(expr, m.Name()) if not isinstance(expr, cst.Name) else [expr]:
             if name.value in seen:
                 continue
@@ -283,6 +285,20 @@ def recompute_chain(h, src: Source, stale: set):
     if not chain:
         return None
     return sorted(chain, key=lambda s: src.span(s).start), reach
+
+
+def _stale_attribute(expr, env: dict, frame_id, stale: set) -> bool:
+    """Whether ``expr`` reads an attribute of an object (``self.reg_loss``) whose value
+    holds a segment of ``stale``."""
+    for attr in m.findall(expr, m.Attribute(value=m.Name())):
+        b = env.get((frame_id, attr.value.value)) or env.get(("G", attr.value.value))
+        ref = b.val.ref if b is not None else None
+        if ref is None or isinstance(ref, str):
+            continue
+        held = env.get(("@", ref, attr.attr.value))
+        if held is not None and stale & held.val.segs:
+            return True
+    return False
 
 
 def on_every_path(func: cst.CSTNode, stmt: cst.CSTNode, here: cst.CSTNode) -> bool:

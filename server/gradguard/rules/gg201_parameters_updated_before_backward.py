@@ -84,7 +84,11 @@ out.abs().mean().backward()
 def build(h: InplaceHazard, interp: Interpreter, src: Source) -> Finding:
     """The GG201 finding: at the backward that needs the updated parameters."""
     bump_node = h.bump[0]
-    module = h.seg.label
+    node = h.seg.node
+    # a module call (``netD(fake)``) by the module's name; an operation that saved a
+    # parameter it was given (``torch.norm(net.weight)``) by its code
+    module = h.seg.label if not isinstance(node, cst.Call) or \
+        src.code(node.func, 60) == h.seg.label else src.code(node, 40)
     args = {"tensor": src.code(h.root, 40) if h.root is not None else "loss",
             "module": module, "built_line": src.line_ref(h.seg.node),
             "update_line": src.line_ref(bump_node)}

@@ -239,7 +239,19 @@ def _finding(interp: Interpreter, st: Step, verdict, src: Source) -> Finding:
     names = ", ".join(sorted(st.trained.names))
     opt = src.code(st.optimizer, 30)
     related, seen, cuts = [], set(), []
-    if zero is None:
+    own = interp.backwards[st.backs - 1] if st.backs else None
+    silencer = own.silencer if own is not None and any(b is own for b in backs) else None
+    if silencer is not None:
+        # ``loss.requires_grad_(True)`` hid the error: the finding is where it was hidden
+        message = Message(N_("`{optimizer}` steps the parameters of `{modules}`, but `{code}` "
+                             "makes a tensor that has no graph a new leaf: the backward on "
+                             "line {line} runs and stops there, so their gradients stay "
+                             "None and `{modules}` does not train"),
+                          {"optimizer": opt, "modules": names, "code": src.code(silencer, 40),
+                           "line": src.line_ref(own.node)})
+        related.append(Related(src.span(st.node), Message(
+            N_("`{optimizer}` steps `{modules}` here"), {"optimizer": opt, "modules": names})))
+    elif zero is None:
         message = Message(N_("`{optimizer}` steps the parameters of `{modules}`, but no "
                              "backward of this loop reaches them (their way to the loss is "
                              "cut, or the loss is built from other modules), so their "
@@ -276,8 +288,8 @@ def _finding(interp: Interpreter, st: Step, verdict, src: Source) -> Finding:
         related.append(Related(src.span(st.trained.site), Message(
             N_("the optimizer took the parameters `{modules}` had here"), {"modules": names})))
     fix = _fix(interp, st, backs, mods, src) or _stack_fix(cuts, src)
-    return Finding(RULE.code, src.span(st.node), message, tuple(related[:6]),
-                   (fix,) if fix else ())
+    return Finding(RULE.code, src.span(silencer if silencer is not None else st.node),
+                   message, tuple(related[:6]), (fix,) if fix else ())
 
 
 def _fix(interp: Interpreter, st: Step, backs, mods, src: Source) -> Fix | None:
