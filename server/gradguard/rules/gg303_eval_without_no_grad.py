@@ -72,12 +72,12 @@ def evaluate(model, batches):
 def names_torch(text: str) -> bool:
     """Whether the file's text binds the name ``torch`` (``import torch``, ``import
     torch.nn``; not ``import torch.nn as nn``): the decorator fix needs it."""
-    return _IMPORTS_TORCH.search(text) is not None
+    return any(_IMPORTS_TORCH.match(line) for line in text.splitlines())
 
 
 _IMPORTS_TORCH = re.compile(
-    r"^[ \t]*import[ \t]+(?:[\w.]+(?:[ \t]+as[ \t]+\w+)?[ \t]*,[ \t]*)*torch(?:\.[\w.]+)?"
-    r"[ \t]*(?:,|#|;|$)", re.M)
+    r"[ \t]*import[ \t]+(?:[\w.]+(?:[ \t]+as[ \t]+\w+)?[ \t]*,[ \t]*)*torch(?:\.[\w.]+)?"
+    r"[ \t]*(?:,|#|;|$)")
 
 
 def build(rec: Accumulation, src: Source) -> Finding:
