@@ -939,3 +939,34 @@ def test_a_new_input_leaf_is_no_silencer():
                             "    out = net(x)\n")
     text = text.replace("    loss.requires_grad_(True)\n", "")
     assert codes(text) == []
+
+
+def test_a_loss_rebuilt_from_item_sums_as_a_new_leaf_is_reported_there():
+    # knowledge distillation summing .item()s (a Python float: `total = 0.0` joined with
+    # the loop's sums is known to have no graph) into torch.tensor(..., requires_grad=True)
+    text = """import torch
+import torch.nn.functional as F
+
+
+def soft_ce(student_logits, teacher_logits, T=4.0):
+    total = 0.0
+    for s, t in zip(student_logits, teacher_logits):
+        total += -(F.softmax(t / T, -1) * F.log_softmax(s / T, -1)).sum().item()
+    return torch.tensor(total / len(student_logits), requires_grad=True)
+
+
+student = torch.nn.Linear(8, 4)
+optimizer = torch.optim.SGD(student.parameters(), lr=0.1)
+for _ in range(2):
+    x = torch.randn(16, 8)
+    loss = soft_ce(student(x), torch.randn(16, 4))
+    optimizer.zero_grad()
+    loss.backward()
+    optimizer.step()
+"""
+    (f,) = analyze(text).findings
+    assert (f.code, f.span.start.line) == ("GG402", 9)
+    assert f.message.render().startswith(
+        "`optimizer` steps the parameters of `student`, but `torch.tensor(total / "
+        "len(student_logi...` makes a tensor that has no graph a new leaf: the "
+        "backward on line 18 runs")

@@ -477,6 +477,8 @@ class PythonSemantics:
                           rhs.elts is not None else None)
             elif cur.kind == "tensor" and cur.store is not None:
                 res = self.in_place(small, cur, [rhs], small.target, small.value)
+            elif cur.kind == rhs.kind == "scalar":
+                res = Val("scalar", src=merge_src((cur, rhs)))  # ``total += x.item()``
             else:
                 if cur.kind in ("scalar", "unknown", "none", "tensor"):
                     self._accumulate(small, small.target, rhs, small.value)
@@ -632,6 +634,10 @@ class PythonSemantics:
                 return replace(left, elts=left.elts * b)
             if left.kind in ("container", "tuple") and op == "Add":
                 return Val("container", left.segs | right.segs, left.leaf or right.leaf)
+            if left.kind == right.kind == "scalar":
+                # arithmetic of Python numbers (``total + x.item()``): a number, whose
+                # history is theirs
+                return Val("scalar", src=merge_src((left, right)))
             keep = None
             if op in ("Multiply", "MatrixMultiply"):
                 # mul / mm save one operand for the other's gradient (derivatives.yaml:
@@ -650,6 +656,8 @@ class PythonSemantics:
             n = int_of(v)
             if n is not None and isinstance(node.operator, (cst.Minus, cst.Plus)):
                 return known_int(-n if isinstance(node.operator, cst.Minus) else n)
+            if v.kind == "scalar":
+                return Val("scalar", src=v.src)  # ``-x.item()``: a number
             return self.op(node, "", [v], saves=False)
         if isinstance(node, cst.Comparison):
             left = self.eval(node.left)

@@ -189,6 +189,10 @@ class TorchSemantics:
         if path == "copy.deepcopy" and len(pos) == 1 and pos[0][0].kind == "module" and \
                 (_copyable(pos[0][0].ref) or _ref_kind(pos[0][0].ref) == "self"):
             return self._copied_module(call, pos[0][0], {})
+        if path in ("copy.deepcopy", "copy.copy") and len(pos) == 1 and not kw and \
+                _plain_data(pos[0][0]):
+            # a copy of Python numbers and strings (a config dict): equal values
+            return pos[0][0]
         if path in ("torch.autograd.backward", "torch.autograd.grad") or \
                 (len(parts) >= 2 and parts[-2] == "autograd" and name in ("backward", "grad")):
             api = "autograd.grad" if name == "grad" else "autograd.backward"
@@ -309,9 +313,10 @@ class TorchSemantics:
             res = Val("tensor", leaf=leaf, store=self.fresh_store(),
                       src=(Cut("factory", call),) if known else
                       ((merge_src(vals) or ()) if leaf else None))
-            if leaf and vals:
-                # ``torch.tensor(total, requires_grad=True)`` of values cut from a graph
-                self.made_leaf(Val("tensor", src=merge_src(vals)), call, res.store)
+            if leaf and any(c.had_graph for v in vals for c in v.src or ()):
+                # ``torch.tensor(total * T, requires_grad=True)`` of values cut from a
+                # graph (whatever else went in: the result is a new leaf all the same)
+                self.silencers[res.store] = call
             return res
         if parts[1:2] == ["nn"] and len(parts) >= 3 and parts[2] == "utils":
             return UNKNOWN
@@ -1063,6 +1068,18 @@ def _module_dict_items(pos) -> list | None:
     if not items or not all(v.kind == "module" and isinstance(v.ref, tuple) for v in items[1]):
         return None
     return list(zip(*items))
+
+
+def _plain_data(v: Val) -> bool:
+    """Whether ``v`` is made only of Python numbers, strings and None (in lists, tuples
+    and dicts of known elements)."""
+    if v.kind in ("scalar", "none"):
+        return True
+    items = dict_items(v)
+    if items is not None:
+        return all(_plain_data(e) for e in items[1])
+    return v.kind in ("container", "tuple") and v.elts is not None and \
+        all(_plain_data(e) for e in v.elts)
 
 
 def _ref_kind(ref) -> str | None:

@@ -340,6 +340,10 @@ def join(a: Val, b: Val) -> Val:
         src = b.src
     elif b.kind == "none":
         src = a.src
+    elif a.kind == b.kind == "scalar":
+        # (a Python number, whatever its history, has no graph: ``total = 0.0`` joined
+        # with the ``total += x.item()`` of a loop is known to have none)
+        src = merge_src((a, b))
     else:
         src = merge_src((a, b)) if a.src is not None and b.src is not None else None
     return Val(kind, a.segs | b.segs, a.leaf or b.leaf, ref, elts,
