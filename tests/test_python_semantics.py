@@ -1470,3 +1470,24 @@ def test_an_element_of_a_size_is_a_python_int():
         loss = (mask - 0.5).pow(2).mean()
         loss.backward()
         """)] == [("GG401", 7)]
+
+
+def test_a_copy_of_a_dict_of_unknown_contents_is_not_plain_data():
+    # copy.deepcopy(self.loss_weights) of a dict filled elsewhere raised IndexError
+    # (pytorch-metric-learning, neuralforecast, composer, accelerate in the real-code gate)
+    assert _found("""\
+        import copy
+        import torch
+
+        class Trainer:
+            def __init__(self, weights=None):
+                self.loss_weights = dict(weights or {})
+                self.original = copy.deepcopy(self.loss_weights)
+                self.shallow = copy.copy(dict())
+
+            def step(self, net, opt, x):
+                loss = net(x).sum() * self.original["a"]
+                opt.zero_grad()
+                loss.backward()
+                opt.step()
+        """) == []

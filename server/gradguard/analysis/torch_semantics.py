@@ -1076,8 +1076,8 @@ def _plain_data(v: Val) -> bool:
     if v.kind in ("scalar", "none"):
         return True
     items = dict_items(v)
-    if items is not None:
-        return all(_plain_data(e) for e in items[1])
+    if items is not None:  # () is a dict of unknown contents
+        return bool(items) and all(_plain_data(e) for e in items[1])
     return v.kind in ("container", "tuple") and v.elts is not None and \
         all(_plain_data(e) for e in v.elts)
 
