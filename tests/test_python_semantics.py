@@ -1491,3 +1491,56 @@ def test_a_copy_of_a_dict_of_unknown_contents_is_not_plain_data():
                 loss.backward()
                 opt.step()
         """) == []
+
+
+# a rollout under a bare torch.set_grad_enabled(False), the update under (True): the
+# thread's grad mode, set until the next call (elegantrl's train_agent)
+GRAD_MODE_STATEMENTS = """\
+import torch
+import torch.nn as nn
+
+actor, critic = nn.Linear(4, 4), nn.Linear(4, 1)
+opt = torch.optim.Adam(critic.parameters())
+buffer = torch.zeros(8, 4)
+torch.set_grad_enabled(False)
+for _ in range(3):
+    for t in range(8):
+        buffer[t] = actor(torch.randn(4))
+    torch.set_grad_enabled(True)
+    loss = critic(buffer).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    torch.set_grad_enabled(False)
+"""
+
+
+def test_a_bare_set_grad_enabled_sets_grad_mode_until_the_next():
+    assert _found(GRAD_MODE_STATEMENTS) == []
+    # without them the rollout writes graphs into a buffer kept across iterations
+    carried = [("GG102", 12, "`loss` reaches the previous iteration's graph through "
+                "`buffer`, which the backward on line 12 freed in that iteration")]
+    assert _found("".join(line for line in GRAD_MODE_STATEMENTS.splitlines(True)
+                          if "set_grad_enabled" not in line)) == carried
+    # a grad mode set in one branch is not the other branch's
+    branches = """\
+import torch
+import torch.nn as nn
+
+
+def run(evaluate_only):
+    actor, critic = nn.Linear(4, 4), nn.Linear(4, 1)
+    opt = torch.optim.Adam(critic.parameters())
+    if evaluate_only:
+        torch.set_grad_enabled(False)
+    else:
+        buffer = torch.zeros(8, 4)
+        for _ in range(3):
+            for t in range(8):
+                buffer[t] = actor(torch.randn(4))
+            loss = critic(buffer).pow(2).mean()
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+"""
+    assert [f[:2] for f in _found(branches)] == [("GG102", 17)]

@@ -113,8 +113,10 @@ class ControlFlow:
         self._refine(stmt.test, True)
         if cond is not None:
             self.state.assume(cond)
+        grad_entry = self.no_grad
         self.exec_block(stmt.body.body)
         then = self.state
+        grad_then, self.no_grad = self.no_grad, grad_entry
         self.state = entry.copy()
         self._refine(stmt.test, False)
         if cond is not None:
@@ -128,6 +130,11 @@ class ControlFlow:
             # no branch of the chain taken: the code relies on that never happening
             self.state.dead = True
         self._let_go(then, self.state)
+        # the grad mode a bare set_grad_enabled() left: the live branches', when they
+        # agree; else as it was before the if
+        modes = {m for m, st in ((grad_then, then), (self.no_grad, self.state))
+                 if not st.dead}
+        self.no_grad = modes.pop() if len(modes) == 1 else grad_entry
         self.state = join_states([then, self.state],
                                  (cond, cond.negated()) if cond is not None else None)
 

@@ -197,6 +197,7 @@ class Interpreter(PythonSemantics, ControlFlow, ImportSemantics, TorchSemantics,
         self.frames = [Frame(self.gid, None, None, gid=self.gid)]
         self.loop_stack = []
         self.no_grad = 0
+        self.no_grad_sites = []
         self.steps = 0
         self_val = None
         if cls is not None and not self._is_static(func):

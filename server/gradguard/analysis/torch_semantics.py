@@ -42,6 +42,24 @@ class TorchSemantics:
                         line, expr, expr.func.value, loop_target, self.frame.func))
                 return
         self.eval(expr)
+        path = self._path_of(expr.func) if isinstance(expr, cst.Call) else None
+        if path is not None and path.startswith("torch.") and \
+                path.endswith(".set_grad_enabled"):
+            self._set_grad_mode(expr)
+
+    def _set_grad_mode(self, call: cst.Call) -> None:
+        """A bare ``torch.set_grad_enabled(flag)`` sets the thread's grad mode until the
+        next one, across calls and returns (a ``with`` block or a ``no_grad`` function
+        around it restores its own on the way out). A flag not known leaves it as is."""
+        kind = self._grad_context(call)
+        if kind == "on":
+            self.no_grad = 0
+        elif kind == "off":
+            self.no_grad = self.no_grad or 1
+            if self.no_grad_sites:
+                self.no_grad_sites[-1] = call
+            else:
+                self.no_grad_sites.append(call)
 
     def _is_loop_target(self, node) -> bool:
         if not isinstance(node, cst.Name):
