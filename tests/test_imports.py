@@ -782,3 +782,102 @@ for _ in range(2):
     (tmp_path / "train.py").write_text(text)
     assert _check(tmp_path / "train.py").findings == ()
 
+
+
+NTUPLE = """import collections.abc
+from itertools import repeat
+
+import torch
+
+
+def _ntuple(n):
+    def parse(x):
+        if isinstance(x, collections.abc.Iterable):
+            return tuple(x)
+        return tuple(repeat(x, n))
+    return parse
+
+
+to_1tuple = _ntuple(1)
+to_2tuple = _ntuple(2)
+"""
+
+PATCH_EMBED = """import torch
+from torch import nn
+
+from .helpers import to_2tuple
+
+
+class PatchEmbed(nn.Module):
+    def __init__(self, patch_size=16):
+        super().__init__()
+        self.patch_size = to_2tuple(patch_size)
+        self.proj = nn.Conv2d(3, 8, self.patch_size, self.patch_size)
+
+    def forward(self, x):
+        return self.proj(x).flatten(2)  # (trained by a backward elsewhere)
+"""
+
+
+def test_a_closure_an_imported_module_made_is_called_from_a_method_root(tmp_path):
+    """timm's ``to_2tuple = _ntuple(2)``: the closure's defining frame (made while the
+    imported module ran) and the frame of a call of it in a root of this file were both
+    numbered F3, so the closure's frame was its own parent and every name it read that
+    no frame binds (``isinstance``) was looked up forever."""
+    _write(tmp_path, {"pyproject.toml": "", "pkg/__init__.py": "", "pkg/helpers.py": NTUPLE,
+                      "pkg/patch_embed.py": PATCH_EMBED})
+    result = _check(tmp_path / "pkg" / "patch_embed.py")
+    assert (result.findings, result.errors) == ((), ())
+
+
+TWO_TIER_STEP = """def train_epoch(att, head, opt0, opt1, x):
+    a = att(x)
+    loss0 = a.sum()
+    opt0.zero_grad()
+    loss0.backward(retain_graph=True)
+    opt0.step()
+    loss1 = head(a).sum()
+    opt1.zero_grad()
+    loss1.backward()
+    opt1.step()
+"""
+
+TWO_TIER_MAIN = """import torch
+import torch.nn as nn
+
+from tiers import train_epoch
+
+
+class Attention(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.v = nn.Sequential(nn.Linear(4, 4), nn.Tanh(), nn.Linear(4, 4))
+
+    def forward(self, x):
+        return self.v(x)
+
+
+def main():
+    att, head = Attention(), nn.Linear(4, 1)
+    opt0 = torch.optim.Adam(att.parameters())
+    opt1 = torch.optim.Adam(head.parameters())
+    for epoch in range(2):
+        train_epoch(att, head, opt0, opt1, torch.randn(3, 4))
+
+
+main()
+"""
+
+
+def test_a_hazard_of_an_imported_function_is_reported_at_its_call_not_at_a_forward(tmp_path):
+    # DTFD-MIL: the imported epoch function steps att's parameters, then backpropagates
+    # through the graph att's forward (in this file) saved; the forward is a related
+    # location, the call of the epoch function the finding's line
+    _write(tmp_path, {"tiers.py": TWO_TIER_STEP, "main.py": TWO_TIER_MAIN})
+    [f] = _check(tmp_path / "main.py").findings
+    tiers = str(tmp_path / "tiers.py")
+    assert (f.code, f.span.start.line, f.span.start.column) == ("GG201", 21, 8)
+    assert [(r.span.path, r.span.start.line, r.message.render()) for r in f.related] == [
+        (tiers, 9, "it happens here, in tiers.py"),
+        (None, 13, "the forward pass saved the parameters of `self.v` here"),
+        (tiers, 6, "the parameters were updated here")]

@@ -29,7 +29,8 @@ from gradguard.analysis.frames import MAX_STEPS, Budget, ClassInfo, Frame, FuncR
 from gradguard.analysis.import_semantics import ImportSemantics
 from gradguard.analysis.python_semantics import PythonSemantics
 from gradguard.analysis.torch_semantics import TorchSemantics
-from gradguard.analysis.values import EMPTY, Binding, Env, Seg, State, Val, dict_items
+from gradguard.analysis.values import EMPTY, Binding, Env, Seg, State, Val, dict_items, \
+    dict_sure_keys
 
 __all__ = ["Interpreter", "Hazard", "InplaceHazard", "Accumulation", "DiscardedDetach",
            "NoGraph", "Backward", "Step"]
@@ -90,6 +91,7 @@ class Interpreter(PythonSemantics, ControlFlow, ImportSemantics, TorchSemantics,
         self.submodules: dict = {}
         self.ctx_saved: dict = {}
         self._ids = itertools.count(1)
+        self.ids_after_module = 1  # past the ids run_module gave
         self.classes: dict[str, ClassInfo] = {}
         self.frames: list[Frame] = []
         self.loop_stack: list[tuple[LoopCtx, int]] = []
@@ -168,6 +170,7 @@ class Interpreter(PythonSemantics, ControlFlow, ImportSemantics, TorchSemantics,
             self.exec_block(self.module.body)
         except Budget:
             pass
+        self.ids_after_module = next(self._ids)
         # later roots see the module's names, but not its graphs
         self.global_env = {k: Binding(self._strip(b.val), b.stmt)
                            for k, b in self.state.env.items() if k[0] == "@" or is_global(k[0])}
@@ -178,6 +181,9 @@ class Interpreter(PythonSemantics, ControlFlow, ImportSemantics, TorchSemantics,
         submodules of which, in-place module constructors) and sharing nothing else, so
         each root's events depend only on the module and that root."""
         other = Interpreter(self.module, self.tops, self.gid, self.imports)
+        # ids past the module run's: a closure it made (``to_2tuple = _ntuple(2)``) names
+        # its defining frame by id, which no frame of this root may reuse
+        other._ids = itertools.count(self.ids_after_module)
         other.global_env = self.global_env
         other.classes = dict(self.classes)
         other.method_gids = self.method_gids
@@ -237,7 +243,7 @@ class Interpreter(PythonSemantics, ControlFlow, ImportSemantics, TorchSemantics,
         if items:
             # a dict literal's values, without their graphs too
             kept = tuple(Interpreter._strip(x) for x in items[1])
-            return Val(v.kind, ref=("dict", items[0], kept))
+            return Val(v.kind, ref=("dict", items[0], kept, dict_sure_keys(v)))
         if isinstance(v.ref, tuple) and v.ref[0] == "elem":  # a list of tuples
             return Val(v.kind, ref=("elem", Interpreter._strip(v.ref[1])))
         if v.kind in ("tensor", "unknown", "tuple", "container", "dist"):

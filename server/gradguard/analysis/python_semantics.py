@@ -148,6 +148,29 @@ def _int_op(op: str, a: int, b: int) -> int | None:
     return r if abs(r) <= MAX_KNOWN_INT else None
 
 
+def _is_stub(func) -> bool:
+    """Whether ``func`` is an ``@abstractmethod`` or only says that subclasses implement
+    it: a body of a docstring and ``...``, ``pass`` or ``raise NotImplementedError``."""
+    if not isinstance(func, cst.FunctionDef):
+        return False
+    if any(dotted(d.decorator) in ("abstractmethod", "abc.abstractmethod")
+           for d in func.decorators):
+        return True
+    body = func.body.body if isinstance(func.body, cst.IndentedBlock) else [func.body]
+    for st in body:
+        for small in st.body if isinstance(st, (cst.SimpleStatementLine,
+                                                cst.SimpleStatementSuite)) else [st]:
+            if isinstance(small, cst.Pass) or isinstance(small, cst.Expr) and isinstance(
+                    small.value, (cst.Ellipsis, cst.SimpleString, cst.ConcatenatedString)):
+                continue
+            if isinstance(small, cst.Raise) and small.exc is not None and dotted(
+                    small.exc.func if isinstance(small.exc, cst.Call) else small.exc) == \
+                    "NotImplementedError":
+                continue
+            return False
+    return True
+
+
 class PythonSemantics:
     """Part of :class:`gradguard.analysis.interp.Interpreter` (a mixin over its state)."""
 
@@ -157,8 +180,9 @@ class PythonSemantics:
         if name in self.frame.globals_:
             return (gid, name)
         frames_by_id = {f.id: f for f in self.frames}
-        cur = self.frame.id
-        while cur is not None:
+        cur, walked = self.frame.id, set()
+        while cur is not None and cur not in walked:
+            walked.add(cur)
             key = (cur, name)
             if key in env:
                 return key
@@ -1148,7 +1172,15 @@ class PythonSemantics:
             return UNKNOWN
         if self.depth >= MAX_DEPTH or foreign or recursive:
             return self._propagate(vals)
-        frame = Frame(f"F{next(self._ids)}", node, ref.frame, call=call, self_obj=self_val,
+        if ref.cls is not None and _is_stub(node):
+            # an abstract method, or one whose body is only ``...``, ``pass`` or ``raise
+            # NotImplementedError``: what the override a subclass gives returns is not
+            # known here (it is not the stub's None)
+            self.escape(vals)
+            return UNKNOWN
+        # (an imported module's run names its frames apart: its closures outlive it)
+        fid = f"F{next(self._ids)}" if self.gid == "G" else f"F{next(self._ids)}{self.gid}"
+        frame = Frame(fid, node, ref.frame, call=call, self_obj=self_val,
                       module_method=ref.cls is not None and ref.cls.is_module, gid=ref.gid)
         if call is not None:
             self.call_sites[frame.id] = (self.frame.id, call, tuple(
