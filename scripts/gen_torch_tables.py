@@ -93,15 +93,19 @@ def _overload(fi, dont_require) -> dict:
             nm = str(nm) if not isinstance(nm, str) else nm
             saves.add(nm.rstrip("_") if nm.rstrip("_") in arg_names else
                       ("derived" if not nm.endswith("_") else nm.rstrip("_")))
-        for sv in info.all_saved_outputs:
-            if _saves_tensor(sv.nctype.type):
-                nm = str(sv.nctype.name).rstrip("_")
-                saves.add("result" if nm in ("result", "result0") and len(rets) == 1 else nm)
         if info.output_differentiability is not None:
             od = list(info.output_differentiability)
             out_diff = [a and b for a, b in zip(out_diff, od + [True] * len(out_diff))]
         if not info.args_with_derivatives:
             out_diff = [False] * len(rets)
+        # an output that never carries a graph (sort's indices) is saved as a plain
+        # tensor: the values, and the input, may change after the op
+        no_graph = {str(r.name) for r, d in zip(rets, out_diff) if r.name and not d}
+        for sv in info.all_saved_outputs:
+            if _saves_tensor(sv.nctype.type):
+                nm = str(sv.nctype.name).rstrip("_")
+                saves.add("result" if nm in ("result", "result0") and len(rets) == 1 else
+                          "nograd_output" if nm in no_graph else nm)
         diff = "formula" if any(out_diff) else "none"
     elif base in dont_require or str(s.name.name) in dont_require or not any(tensor_rets):
         diff, out_diff = "none", [False] * len(rets)
@@ -152,8 +156,9 @@ def _merge(rows: list[dict]) -> dict:
     for r in rows:
         for x in r["saves"]:
             saves.add("result" if x == "result" else
-                      x if x in r["inputs"] or x == "derived" else "output")
-    # what each overload saves, simplified: input names, "result"/"output", "derived"
+                      x if x in r["inputs"] or x in ("derived", "nograd_output") else "output")
+    # what each overload saves, simplified: input names, "result"/"output", "derived",
+    # "nograd_output" (an output that never carries a graph)
     e["saves"] = sorted(saves)
     if all(r["diff"] == "formula" and "result" in r["saves"] for r in rows):
         # every overload's backward needs the result (norm, prod; not pow, whose
@@ -404,6 +409,12 @@ def _modules(torch) -> dict:
         saves = _saves(torch, cls, params, "recurrent" in e)
         if saves is not None:
             e["saves"] = saves
+        # the other public torch.nn classes it is an instance of (isinstance(m, nn.X))
+        bases = sorted(b for b in dir(nn) if b not in (name, "Module") and
+                       not b.startswith("_") and inspect.isclass(getattr(nn, b)) and
+                       issubclass(cls, getattr(nn, b)))
+        if bases:
+            e["bases"] = bases
         out[name] = e
     return out
 

@@ -56,6 +56,11 @@ def test_saved_tensors():
     assert db.op("softmax")["diff"] == "composite"
     assert db.op_saved("softmax") == {"result"}
     assert db.functional_saved("relu") == {"result"}
+    # sort and topk keep only their indices, which carry no graph: their input and
+    # values may change in place after them; max.dim keeps its input too
+    assert db.op_saved("sort") == {"nograd_output"} and db.op_saved("topk") == {"nograd_output"}
+    assert db.saving_kind(db.op_saved("sort")) is False
+    assert db.saving_kind(db.op_saved("max")) is True
 
 
 def test_outputs_without_graph():

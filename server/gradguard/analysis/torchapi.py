@@ -214,6 +214,11 @@ PARAMLESS_MODULES = frozenset(n for n, e in _db.modules().items() if e.get("para
 # Embedding, LSTM...; not LayerNorm, whose elementwise_affine=False leaves it none)
 ALWAYS_PARAMS_MODULES = frozenset(n for n, e in _db.modules().items() if e.get("always_params"))
 
+# isinstance(m, nn.X) of a torch.nn module: the torch.nn classes each is an instance of
+# (itself, nn.Module, and the public classes it derives from: LSTM an RNNBase, LazyLinear a
+# Linear). From the table (issubclass at generation time).
+NN_CLASSES = {n: frozenset({n, "Module", *e.get("bases", ())}) for n, e in _db.modules().items()}
+
 # Calls that make a leaf that requires grad.
 LEAF_CONSTRUCTORS = frozenset({"Parameter"})
 

@@ -18,7 +18,7 @@ import json
 import os
 from functools import lru_cache
 
-_OUTPUTS = frozenset({"result", "output", "derived"})
+_OUTPUTS = frozenset({"result", "output", "derived", "nograd_output"})
 OUTPUT_NAMES = _OUTPUTS
 
 
@@ -88,13 +88,13 @@ def functional_saved(name: str) -> frozenset | None:
 
 
 def saving_kind(saved: frozenset | None):
-    """The engine's classification: False (saves no tensor), "output" (its result, and
-    no input), True (anything else that saves: inputs, or only tensors the user never
-    holds such as the indices of sort or dropout's mask, the engine's default), None
-    (unknown)."""
+    """The engine's classification: False (saves no tensor that carries a graph: sort
+    and topk keep only their indices), "output" (its result, and no input), True
+    (anything else that saves: inputs, or only tensors the user never holds such as
+    dropout's mask, the engine's default), None (unknown)."""
     if saved is None:
         return None
-    if not saved:
+    if not saved - {"nograd_output"}:
         return False
     if saved <= _OUTPUTS and "result" in saved:
         return "output"
