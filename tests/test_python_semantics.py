@@ -1544,3 +1544,220 @@ def run(evaluate_only):
             opt.step()
 """
     assert [f[:2] for f in _found(branches)] == [("GG102", 17)]
+
+
+# a cache filled under ``if key not in d``: the first pass surely fills it (a key an empty
+# dict literal cannot have), a later pass reads what an earlier one stored (torch raises)
+CACHED_UNDER_MEMBERSHIP = """\
+import torch
+import torch.nn as nn
+
+
+class Trainer:
+    def __init__(self):
+        self.cache = {}
+        self.net = nn.Linear(4, 1)
+        self.opt = torch.optim.SGD(self.net.parameters(), lr=0.1)
+
+    def step(self, x):
+        if "base" not in self.cache:
+            self.cache["base"] = self.net(x).mean()
+        loss = self.net(x).pow(2).mean() + self.cache["base"]
+        self.opt.zero_grad()
+        loss.backward()
+        self.opt.step()
+
+
+t = Trainer()
+for _ in range(3):
+    t.step(torch.randn(2, 4))
+"""
+
+# a running total made on first use and kept in a dict: each step's in-place add_ chains
+# that step's graph onto the total (its grad_fn grows by one AddBackward0 per step)
+TOTAL_MADE_ON_FIRST_USE = """\
+import torch
+import torch.nn as nn
+
+
+class Meter:
+    def __init__(self):
+        self.totals = {}
+
+    def total(self, name):
+        if name not in self.totals:
+            self.totals[name] = torch.zeros(())
+        return self.totals[name]
+
+
+net = nn.Linear(4, 1)
+opt = torch.optim.SGD(net.parameters(), lr=0.1)
+meter = Meter()
+for _ in range(3):
+    loss = net(torch.randn(2, 4)).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    meter.total("loss").add_(loss)
+"""
+
+
+def test_a_key_a_dict_surely_has_or_cannot_have_decides_in():
+    assert _found(CACHED_UNDER_MEMBERSHIP) == [
+        ("GG102", 16, "`loss` reaches the previous iteration's graph through `t.cache`, "
+                      "which the backward on line 16 freed in that iteration")]
+    detached = CACHED_UNDER_MEMBERSHIP.replace(".mean()\n        loss", ".mean().detach()\n"
+                                               "        loss")
+    assert _found(detached) == []
+    assert _found(TOTAL_MADE_ON_FIRST_USE) == [
+        ("GG301", 23, "`meter.total(\"loss\")` accumulates `loss` with its autograd graph: "
+                      "every iteration's graph stays in memory")]
+    assert _found(TOTAL_MADE_ON_FIRST_USE.replace(".add_(loss)", ".add_(loss.item())")) == []
+
+
+# a reward computed from a string (str.strip, str.count): Python numbers, so rl_loss is a
+# number cut from the graph by .item(), and torch.tensor(..., requires_grad=True) makes a
+# new leaf: the backward runs, but net gets no gradient
+REWARD_FROM_A_STRING = """\
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+TOKENS = ['<', '>', 'C', 'N']
+
+
+def sample():
+    s = '<'
+    for _ in range(3):
+        s += TOKENS[torch.randint(0, 4, (1,)).item()]
+    return s
+
+
+def get_reward(smiles):
+    body = smiles.strip('<>')
+    if len(body) == 0:
+        return 0.0
+    return 1.0 + body.count('N')
+
+
+net = nn.Linear(4, 3)
+opt = torch.optim.SGD(net.parameters(), lr=0.1)
+for _ in range(3):
+    rl_loss = 0
+    opt.zero_grad()
+    for _ in range(4):
+        reward = get_reward(sample())
+        for p in range(3):
+            log_probs = F.log_softmax(net(torch.randn(1, 4)), dim=1)
+            rl_loss -= log_probs[0, 1].item() * reward
+    rl_loss = rl_loss / 4
+    rl_loss = torch.tensor(rl_loss, requires_grad=True)
+    rl_loss.backward()
+    opt.step()
+"""
+
+# an optimizer over a list grown by ``params += list(m.parameters())``: the step changes
+# att's weight in place, which the retained graph still needs (raises)
+OPTIMIZER_OVER_A_GROWN_LIST = """\
+import torch
+import torch.nn as nn
+
+att = nn.Linear(4, 1)
+dim = nn.Linear(4, 4)
+cls = nn.Linear(4, 2)
+head = nn.Linear(4, 2)
+params = []
+params += list(att.parameters())
+params += list(cls.parameters())
+params += list(dim.parameters())
+opt0 = torch.optim.Adam(params)
+opt1 = torch.optim.Adam(head.parameters())
+for _ in range(2):
+    feats = []
+    x = dim(torch.randn(5, 4))
+    a = torch.softmax(att(x).t(), dim=1)
+    f = (a @ x)
+    feats.append(f)
+    loss0 = cls(f).sum()
+    pseudo = torch.cat(feats, dim=0)
+    opt0.zero_grad()
+    loss0.backward(retain_graph=True)
+    opt0.step()
+    loss1 = head(pseudo).sum()
+    opt1.zero_grad()
+    loss1.backward()
+    opt1.step()
+"""
+
+
+def test_methods_of_a_python_string_return_python_values():
+    assert _found(REWARD_FROM_A_STRING) == [
+        ("GG402", 33, "`opt` steps the parameters of `net`, but `torch.tensor(rl_loss, "
+                      "requires_grad=T...` makes a tensor that has no graph a new leaf: the "
+                      "backward on line 34 runs and stops there, so their gradients stay "
+                      "None and `net` does not train")]
+
+
+def test_a_list_grown_by_plus_equals_keeps_the_parameters_it_was_given():
+    assert _found(OPTIMIZER_OVER_A_GROWN_LIST) == [
+        ("GG201", 27, "`loss1` backpropagates through `att` as it was on line 17, but its "
+                      "parameters were updated in place on line 24")]
+    assert _found(OPTIMIZER_OVER_A_GROWN_LIST.replace("params += list(att.parameters())\n",
+                                                      "")) == []
+
+
+def test_a_sorted_tensor_written_back_into_its_source_is_not_a_saved_one():
+    # torch_geometric's coalesce: sort's backward keeps only the indices (runs clean)
+    written_back = """\
+import torch
+
+w = torch.rand(5, requires_grad=True)
+x = w * 1
+x[1:], perm = x[1:].sort()
+x.sum().backward()
+"""
+    assert _found(written_back) == []
+    # exp saves its result: the same write-back of exp's output raises
+    assert [f[:2] for f in _found(written_back.replace(
+        "x[1:], perm = x[1:].sort()", "y = x.exp()\ny.mul_(2)\nx = y"))] == [("GG202", 6)]
+
+
+# sbi's training loop: the base class's _get_losses is abstract (a subclass returns the
+# density estimator's losses, which have a graph); its stub body is not what it returns
+ABSTRACT_LOSSES = """\
+from abc import ABC, abstractmethod
+
+import torch
+from torch import nn
+
+
+class Trainer(ABC):
+    def __init__(self, net: nn.Module):
+        self.net = net
+        self.optimizer = torch.optim.Adam(net.parameters())
+
+    @abstractmethod
+    def _get_losses(self, batch) -> torch.Tensor:
+        \"\"\"Return per-sample losses (implemented by subclasses).\"\"\"
+        ...
+
+    def train_epoch(self, loader):
+        for batch in loader:
+            self.optimizer.zero_grad()
+            loss = torch.mean(self._get_losses(batch))
+            loss.backward()
+            self.optimizer.step()
+"""
+
+
+def test_an_abstract_or_stub_method_returns_what_an_override_returns():
+    assert _found(ABSTRACT_LOSSES) == []
+    for body in ("pass", "raise NotImplementedError", "raise NotImplementedError('subclass')"):
+        stub = ABSTRACT_LOSSES.replace("    @abstractmethod\n", "").replace("        ...\n",
+                                                                           f"        {body}\n")
+        assert _found(stub) == [], body
+    # a method with a body is what it returns: a tensor made without a graph, whose
+    # mean raises at the backward (line 20 once the decorator's line is gone)
+    plain = ABSTRACT_LOSSES.replace("    @abstractmethod\n", "").replace(
+        "        ...\n", "        return torch.zeros(len(batch))\n")
+    assert [f[:2] for f in _found(plain)] == [("GG401", 20)]

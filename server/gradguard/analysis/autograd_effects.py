@@ -11,7 +11,8 @@ import libcst as cst
 from gradguard.analysis import torchapi as T
 from gradguard.analysis.events import Accumulation, Backward, Hazard, InplaceHazard, NoGraph
 from gradguard.analysis.frames import is_global, literal_truth
-from gradguard.analysis.values import EMPTY, Binding, Cut, Free, Seg, Val, heads, join_all, merge_src
+from gradguard.analysis.values import (EMPTY, Binding, Cut, Free, Seg, Val, heads, join_all,
+                                       made_tensor, merge_src)
 
 
 class AutogradEffects:
@@ -43,7 +44,7 @@ class AutogradEffects:
             st = v.store
             if isinstance(st, tuple) and st[0] == "param":
                 params.add(st[1])
-            elif v.leaf and not (isinstance(st, tuple) and st[0] == "t"):
+            elif v.leaf and not made_tensor(st):
                 # a grad leaf that is no tensor of a factory: some module's parameter
                 wild = True
         if params or wild:
@@ -521,6 +522,8 @@ def _arg_node(pos, kw, name: str, idx: int | None):
 def _made_before(store, pass_id: int) -> bool:
     """Whether a tensor's storage (``("t", id)``: ids and loop passes are numbered by one
     counter) was made before the loop pass ``pass_id`` began."""
+    if isinstance(store, tuple) and store[0] == "join":
+        return _made_before(store[1], pass_id) and _made_before(store[2], pass_id)
     return isinstance(store, tuple) and store[0] == "t" and store[1] < pass_id
 
 

@@ -283,7 +283,7 @@ class ControlFlow:
                 return
             item = self._iterated(it)
             alias = self.key_of(stmt.iter) if isinstance(stmt.iter, (cst.Name, cst.Attribute)) \
-                and dict_items(it) is None else None
+                and dict_items(it) is None else self._iterated_holder(stmt.iter, True)
             if alias is not None:
                 item = replace(item, alias=alias)
             header = (stmt.iter,)
@@ -295,17 +295,41 @@ class ControlFlow:
             stmt, is_for, self._nth_element(item, it.each, next(passes)) if is_for else None),
             once=is_for and (self._not_empty(stmt.iter, it) or self._relied_on(stmt)),
             leave=None if is_for else lambda s: self._assume_test(s, stmt.test, False))
-        alias = item.alias if is_for and it.segs else None
+        alias = (item.alias or self._iterated_holder(stmt.iter)) if is_for and it.segs else None
         if alias is not None and alias in self.state.env and all(
                 alias in e.env and not e.env[alias].val.segs for e in ends if not e.dead):
-            # every iteration detached the elements in place; zero iterations means the
-            # container was empty: either way no element keeps a graph
+            # every iteration detached the elements in place (or emptied them: ``for v in
+            # d.values(): v.clear()``); zero iterations means the container was empty:
+            # either way no element keeps a graph
             old = self.state.env[alias]
             self.state.env[alias] = Binding(Val(old.val.kind, EMPTY, False, old.val.ref,
                                                 old.val.elts and tuple(e.cut() for e in old.val.elts)),
                                             old.stmt)
         if stmt.orelse is not None and not self.state.dead:
             self.exec_block(stmt.orelse.body.body)
+
+    def _iterated_holder(self, node, elements: bool = False) -> tuple | None:
+        """The env key of the container a loop header walks through a view or a copy of
+        it (``d.values()``, ``d.items()``, ``list(d)``, ``sorted(d.keys())``); else None.
+        ``elements``: only when the loop's elements are the container's own values (a dict's
+        ``values()``, not its keys or items)."""
+        while isinstance(node, cst.Call):
+            if isinstance(node.func, cst.Attribute) and not node.args and \
+                    node.func.attr.value in (("values",) if elements else
+                                             ("values", "keys", "items")):
+                node = node.func.value
+                key = self.key_of(node) if isinstance(node, (cst.Name, cst.Attribute)) else None
+                if elements and (key not in self.state.env or
+                                 self.state.env[key].val.kind != "container"):
+                    return None  # (values() of an object that is not known to be a dict)
+            elif isinstance(node.func, cst.Name) and len(node.args) == 1 and \
+                    node.func.value in ("list", "tuple", "sorted") and \
+                    node.args[0].keyword is None and not node.args[0].star and \
+                    self.lookup_key(node.func.value) is None:
+                node = node.args[0].value
+            else:
+                return None
+        return self.key_of(node) if isinstance(node, (cst.Name, cst.Attribute)) else None
 
     def _unrolled_modules(self, stmt: cst.For, it: Val) -> bool:
         """``for m in net.modules(): ...`` (or ``children()``) over a model whose
@@ -316,12 +340,17 @@ class ControlFlow:
         if stmt.orelse is not None:
             return False
         unroll = False
-        if isinstance(it.ref, tuple) and it.ref[0] in ("modules", "children"):
+        if isinstance(it.ref, tuple) and it.ref[0] in ("modules", "children", "named_modules",
+                                                       "named_children"):
             members = sorted(self._module_members(it.ref), key=repr)
-            if not members or len(members) > 64 or \
-                    not any(self._class_of(Val("module", ref=r)) is not None for r in members):
+            if not members or len(members) > 64 or not any(
+                    self._class_of(Val("module", ref=r)) is not None or
+                    (isinstance(r, tuple) and r[:1] == ("nn",))
+                    for r in members):
                 return False
             elements = [Val("module", ref=r) for r in members]
+            if it.ref[0].startswith("named_"):  # (name, module) pairs
+                elements = [Val("tuple", elts=(SCALAR, e)) for e in elements]
         elif it.elts and len(it.elts) <= 8 and it.kind in ("container", "tuple") and \
                 any(_names_a_trainer(e) for e in it.elts):
             # ``for opt in [g_opt, d_opt]``, ``for i, opt in enumerate(optimizers)``: each

@@ -15,8 +15,9 @@ from gradguard.analysis.frames import (MAX_DEPTH, MAX_FOREIGN_DEPTH, MAX_FOREIGN
                                        Frame, FuncRef, Partial, TupleType, calls_in, children_of,
                                        dotted, is_global, literal_int, string_value)
 from gradguard.analysis.values import (CALLABLE_KINDS, EMPTY, Alts, NONE, SCALAR, UNKNOWN, Binding,
-                                       Cut, Val, dict_items, join, join_all, join_states,
-                                       merge_src, module_refs)
+                                       Cut, Val, dict_items, dict_sure_keys, element_shape, join,
+                                       join_all, join_states, merge_src, module_refs,
+                                       param_owners, store_parts)
 
 
 _BUILTIN_TYPES = frozenset({"tuple", "list", "dict", "set", "frozenset", "str", "bytes", "int",
@@ -313,6 +314,11 @@ class PythonSemantics:
                 slot = self._dict_slot_stored(old.val, index, val)
                 if slot is not None:
                     self.state.env[key] = Binding(slot, old.stmt)
+                elif old.val.kind == "container" and old.val.segs and val.kind == "container" \
+                        and not val.grad and (val.elts == () or dict_items(val) in ((), ((), ()))):
+                    # ``records[name] = []``: a slot emptied; which graphs it held is not
+                    # known, so the container lets go of them all
+                    self.state.env[key] = Binding(self._strip(old.val), old.stmt)
                 elif old.val.kind in ("container", "tuple", "unknown", "none"):
                     if old.val.kind in ("container", "tuple") and not _constant_index(target):
                         # (``d["loss"] = loss`` replaces one slot each time round: the
@@ -345,7 +351,8 @@ class PythonSemantics:
         values[index.ref[1]] = val
         vals = tuple(values.values())
         return Val("container", frozenset().union(*(v.segs for v in vals)),
-                   any(v.leaf for v in vals), ("dict", tuple(values), vals),
+                   any(v.leaf for v in vals),
+                   ("dict", tuple(values), vals, dict_sure_keys(old) | {index.ref[1]}),
                    src=merge_src(vals))
 
     @staticmethod
@@ -366,7 +373,7 @@ class PythonSemantics:
         """``x.requires_grad = flag`` changes the tensor object, so every name and list
         that holds it sees the change; for the variable of a loop over a list of tensors
         (``for p in [C, W1, b1]: p.requires_grad = True``), each of them."""
-        stores = {val.store} if val.store is not None else set()
+        stores = set(store_parts(val.store)) if val.store is not None else set()
         if not stores and val.alias is not None and val.alias in self.state.env:
             stores = {e.store for e in self.state.env[val.alias].val.elts or ()
                       if e.kind == "tensor" and e.store is not None}
@@ -375,7 +382,8 @@ class PythonSemantics:
             return
 
         def changed(v: Val) -> Val:
-            if v.kind == "tensor" and v.store in stores and not v.segs:
+            if v.kind == "tensor" and v.store is not None and \
+                    store_parts(v.store) <= stores and not v.segs:
                 return replace(v, leaf=flag)
             if v.elts and any(e.store in stores for e in v.elts):
                 return replace(v, elts=tuple(changed(e) for e in v.elts),
@@ -411,6 +419,11 @@ class PythonSemantics:
             if isinstance(container.ref, tuple) and container.ref[0] in ("modules", "children"):
                 # an element of net.modules(): one of net's submodules
                 return Val("unknown", ref=container.ref)
+            if isinstance(container.ref, tuple) and \
+                    container.ref[0] in ("named_modules", "named_children"):
+                # (name, one of net's submodules)
+                return Val("tuple", elts=(SCALAR, Val("unknown", ref=(
+                    container.ref[0][len("named_"):], container.ref[1]))))
             return Val(kind, container.segs, container.leaf, store=container.store)
         return Val(container.kind if container.kind == "tensor" else "unknown",
                    container.segs, container.leaf, store=container.store,
@@ -496,9 +509,19 @@ class PythonSemantics:
             op = type(small.operator).__name__
             saves = not op.startswith(("Add", "Subtract"))
             if cur.kind in ("container", "tuple") and op.startswith("Add"):
+                # ``layers += [conv, nn.ReLU()]``: each element appended in turn (so the
+                # list keeps the shape its elements share, as append() keeps it)
+                shape = cur
+                for e in rhs.elts or ():
+                    shape = Val("container", ref=element_shape(shape, e))
+                # ``params += list(net.parameters())`` gathers parameters, as extend()
+                had = frozenset() if cur.elts == () else param_owners(cur)
+                added = param_owners(rhs)
                 res = Val("container", cur.segs | rhs.segs, cur.leaf or rhs.leaf,
+                          shape.ref if rhs.elts else None,
                           elts=cur.elts + rhs.elts if cur.elts is not None and
-                          rhs.elts is not None else None)
+                          rhs.elts is not None else None,
+                          store=("params", had | added) if had is not None and added else None)
             elif cur.kind == "tensor" and cur.store is not None:
                 res = self.in_place(small, cur, [rhs], small.target, small.value)
             elif cur.kind == rhs.kind == "scalar":
@@ -580,6 +603,9 @@ class PythonSemantics:
         if len(vals) == 2 and vals[0].kind in ("container", "tuple", "scalar", "none") and \
                 vals[1].kind == "ns" and vals[1].ref == "torch.Tensor":
             return Val("scalar", ref=False)  # a Python list, number or None is no tensor
+        found = self.nn_isinstance(vals[0], vals[1]) if len(vals) == 2 else None
+        if found is not None:
+            return found
         if len(vals) != 2 or vals[1].kind != "class" or vals[0].kind not in ("module", "object"):
             return SCALAR
         ref = vals[0].ref
@@ -692,6 +718,16 @@ class PythonSemantics:
                 # two ints of known value (``update_step == 1``, ``k < n``): a known bool
                 return Val("scalar", ref=compare(a, b))
             if len(rights) == 1 and isinstance(node.comparisons[0].operator,
+                                               (cst.In, cst.NotIn)):
+                # a string of known value that a dict literal surely has as a key, or that
+                # is none of the keys it may have: a known bool
+                items = dict_items(rights[0])
+                if items and isinstance(left.ref, tuple) and left.ref[0] == "str" and \
+                        left.kind == "scalar" and (left.ref[1] not in items[0] or
+                                                   left.ref[1] in dict_sure_keys(rights[0])):
+                    return Val("scalar", ref=(left.ref[1] in items[0]) == isinstance(
+                        node.comparisons[0].operator, cst.In))
+            if len(rights) == 1 and isinstance(node.comparisons[0].operator,
                                                (cst.Equal, cst.NotEqual)):
                 # two strings of known value: a known bool
                 a, b = left.ref, rights[0].ref
@@ -737,8 +773,8 @@ class PythonSemantics:
             keys = [string_value(e.key) for e in node.elements
                     if isinstance(e, cst.DictElement) and isinstance(e.key, cst.SimpleString)]
             # a literal of string keys keeps each key's value (``out["log"]``)
-            ref = ("dict", tuple(keys), tuple(vals)) if len(keys) == len(vals) and \
-                len(set(keys)) == len(keys) else "dict"
+            ref = ("dict", tuple(keys), tuple(vals), frozenset(keys)) \
+                if len(keys) == len(vals) and len(set(keys)) == len(keys) else "dict"
             return Val("container", segs, any(v.leaf for v in vals), ref, src=merge_src(vals))
         if isinstance(node, cst.Subscript):
             return self.eval_subscript(node)
@@ -1059,7 +1095,11 @@ class PythonSemantics:
                     elts = None  # (an order not known)
                 elif elts is not None and func_node.value == "reversed":
                     elts = elts[::-1]
-                return Val("container", v.segs, v.leaf, shape, elts=elts, each=v.each)
+                # ``list(net.parameters())``: the same parameters
+                store = one.store if one is not None and one.kind == "container" and \
+                    param_owners(one) else None
+                return Val("container", v.segs, v.leaf, shape, elts=elts, each=v.each,
+                           store=store)
             if func_node.value in ("zip", "enumerate") and vals and not kw:
                 # an element is a tuple: (index, element) / one element of each iterable
                 of = vals[:1] if func_node.value == "enumerate" else vals
@@ -1093,11 +1133,24 @@ class PythonSemantics:
             return frozenset()
         return self.code_fact(_module_method_receivers, func)
 
+    def _saved_only_here(self, arg: Val, call) -> bool:
+        """Whether nothing but ``call`` itself saved the tensor ``arg``: an input no
+        operation saved, or the output of an earlier pass of ``x = layers[k](x)`` (made by
+        one of the list's modules, which one is not known)."""
+        if arg.kind != "tensor" or arg.store is None:
+            return False
+        savers = {self.segs[sid].node for part in store_parts(arg.store)
+                  for sid in self.saved_by.get(part, ())}
+        return savers <= {call}
+
     def _apply_each(self, call, callee: Val, pos, kw, func_node) -> Val:
         """Call each alternative a name may be bound to, from the same state, and join
         what they return and leave (as the branches that bound them would)."""
         entry, results, states = self.state, [], []
-        for option in callee.ref.options:
+        options = callee.ref.options
+        if callee.kind == "module" and pos and self._saved_only_here(pos[0][0], call):
+            options = self.one_of_modules(options)
+        for option in options:
             self.state = entry.copy()
             results.append(self.apply(call, Val(callee.kind, ref=option), pos, kw, func_node))
             states.append(self.state)

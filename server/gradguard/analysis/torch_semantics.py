@@ -204,6 +204,9 @@ class TorchSemantics:
             self.cli_call(call, path)
         if found is not None:
             return found
+        if path in ("collections.defaultdict", "collections.OrderedDict") and not kw and \
+                len(pos) <= 1 and (path == "collections.defaultdict" or not pos):
+            return Val("container", ref="dict")  # an empty dict
         if path == "copy.deepcopy" and len(pos) == 1 and pos[0][0].kind == "module" and \
                 (_copyable(pos[0][0].ref) or _ref_kind(pos[0][0].ref) == "self"):
             return self._copied_module(call, pos[0][0], {})
@@ -664,6 +667,20 @@ class TorchSemantics:
             out = replace(join(recv, out), store=store)
         self.state.env[key] = Binding(out, old.stmt if old else self.frame.stmt)
 
+    @staticmethod
+    def _holder(node: cst.BaseExpression) -> cst.BaseExpression | None:
+        """The container expression an element expression is in: ``d`` for ``d[k]``,
+        ``d[i][j]`` or ``d.setdefault(k, [])``; None for another expression."""
+        out = None
+        while True:
+            if isinstance(node, cst.Subscript):
+                node = out = node.value
+            elif isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and \
+                    node.func.attr.value == "setdefault":
+                node = out = node.func.value
+            else:
+                return out
+
     def _super_method(self, func: cst.Attribute):
         """For ``super().name`` (no arguments) in a method of a known class: the
         ``(method, class)`` Python runs, the first ``name`` after the class that defines
@@ -776,6 +793,13 @@ class TorchSemantics:
             # (torch/amp/grad_scaler.py)
             self._optimizer_step(call, pos[0][0], pos[0][1], pos[1:])
             return UNKNOWN
+        if recv.kind == "scalar":
+            # a Python number or string: its methods give numbers, strings and bools
+            # (``body.count("N")``, ``name.startswith("conv")``), lists of strings
+            # (``split``), never a tensor
+            if attr in ("split", "rsplit", "splitlines"):
+                return Val("container", ref=("elem", SCALAR))
+            return Val("scalar", src=recv.src)
         if recv.kind == "optimizer":
             if attr == "zero_grad" and isinstance(recv.ref, Trained):
                 # zero_grad(set_to_none=True), the default since torch 2.0: a parameter
@@ -808,7 +832,7 @@ class TorchSemantics:
                     (attr in ("modules", "children") and pos)) and isinstance(recv.ref, tuple):
                 # the submodules escape to code the analyzer does not follow (an init
                 # function, named pairs): forget the graphs their attributes hold; a loop
-                # over modules()/children() runs once per known submodule instead
+                # over modules()/children() (named or not) runs once per known submodule
                 for r in self._descendants({recv.ref}) - {recv.ref}:
                     for k in [k for k in self.state.env if k[0] == "@" and k[1] == r]:
                         b = self.state.env[k]
@@ -847,7 +871,8 @@ class TorchSemantics:
                     pos[0][0].kind == "func":
                 self.forward_hooks[recv.ref] = self.forward_hooks.get(recv.ref, ()) + (pos[0][0],)
                 return UNKNOWN
-            if attr in ("modules", "children") and isinstance(recv.ref, tuple) and not pos:
+            if attr in ("modules", "children", "named_modules", "named_children") and \
+                    isinstance(recv.ref, tuple) and not pos:
                 return Val("container", ref=(attr, recv.ref))
             if attr in ("items", "values", "keys") and not pos and isinstance(recv.ref, tuple) \
                     and recv.ref[:2] == ("nn", "ModuleDict"):
@@ -896,7 +921,24 @@ class TorchSemantics:
             key = self.key_of(func.value)
             if key is not None:
                 self._add_to(key, recv, attr, pos, vals)
+                return NONE
+            outer = self._holder(func.value)
+            key = self.key_of(outer) if outer is not None else None
+            if key is not None and key in self.state.env:
+                # ``records[name].append(out)``, ``d.setdefault(k, []).append(out)``: the
+                # container the list is in holds ``out`` too (one level down)
+                self._add_to(key, self.state.env[key].val, "add", pos, vals, weak=True)
             return NONE
+        if attr == "clear" and not pos and not kw and recv.kind != "module":
+            # (a tensor has no clear(): this is a list or dict) ``records[k].clear()``, ``for
+            # v in records.values(): v.clear()``: a list in another container, emptied;
+            # that container lets go of its graphs (which of them the list held is not
+            # known). A container that holds the same tensors keeps them.
+            outer = self._holder(func.value)
+            for k in (self.key_of(outer) if outer is not None else None, recv.alias):
+                b = self.state.env.get(k) if k is not None else None
+                if b is not None and b.val.kind == "container" and b.val.segs:
+                    self.state.env[k] = Binding(self._strip(b.val), b.stmt)
         if recv.kind in ("container", "tuple") and not recv.grad:
             return self._propagate(vals)
         if recv.kind == "unknown" and any(attr in c.methods for c in self.classes.values()):
@@ -977,12 +1019,62 @@ class TorchSemantics:
             res = Val(res.kind, res.segs, res.leaf, store=recv.store, src=res.src)
         return res
 
+    @staticmethod
+    def one_of_modules(options: tuple) -> tuple:
+        """The modules a call of one of ``options`` runs, one at a time, on the output of
+        an earlier call of one of them (``x = layers[k](x)`` in a loop): when only some
+        are in-place activations (a list of convolutions, pools and ``ReLU(inplace=True)``),
+        those run out of place here: whether the one that changes its input follows one
+        that saved its output is not known (quiet)."""
+        inplace = [isinstance(r, tuple) and r[0] == "nn" and len(r) > 3 and bool(r[3])
+                   for r in options]
+        if not any(inplace) or all(inplace):
+            return options
+        return tuple(r[:3] + (False,) + r[4:] if flag else r for r, flag in zip(options, inplace))
+
+    def nn_isinstance(self, obj: Val, types: Val) -> Val | None:
+        """``isinstance(m, nn.X)`` (or a tuple of torch.nn classes) of a torch.nn module
+        ``m`` (per ``T.NN_CLASSES``), or of a module of a class of this program that derives
+        from ``nn.Module`` only through classes of this program: True or False; None when
+        either is not that."""
+        named = types.elts if types.kind == "tuple" and types.elts else (types,)
+        names = [t.ref[len("torch.nn."):] for t in named if t.kind == "ns" and
+                 isinstance(t.ref, str) and t.ref.startswith("torch.nn.")]
+        if obj.kind != "module" or not isinstance(obj.ref, tuple) or \
+                len(names) != len(named) or \
+                not all(n in T.NN_CLASSES or n == "Module" for n in names):
+            return None
+        if obj.ref[:1] == ("nn",):
+            classes = T.NN_CLASSES.get(obj.ref[1])
+        else:
+            classes = self._user_module_classes(self._class_of(obj))
+        return None if classes is None else \
+            Val("scalar", ref=any(n in classes for n in names))
+
+    def _user_module_classes(self, info: ClassInfo | None) -> frozenset | None:
+        """``{"Module"}`` when ``info`` is a module class whose bases, transitively, are
+        classes of this program and ``nn.Module`` as written; else None."""
+        if info is None or not info.is_module:
+            return None
+        seen, todo = set(), [info]
+        while todo:
+            c = todo.pop()
+            if c.key in seen:
+                continue
+            seen.add(c.key)
+            for b in c.bases:
+                if b in self.classes:
+                    todo.append(self.classes[b])
+                elif b not in ("nn.Module", "torch.nn.Module", "Module"):
+                    return None
+        return frozenset({"Module"})
+
     def _module_members(self, ref: tuple) -> set:
-        """What ``net.modules()`` (``net`` and its submodules, transitively) or
+        """The modules ``net.modules()`` (``net`` and its submodules, transitively) or
         ``net.children()`` (its direct submodules) yields, for ``("modules"|"children",
-        net_ref)``."""
+        net_ref)`` (and ``named_modules`` / ``named_children``, with their names)."""
         kind, root = ref
-        if kind == "children":
+        if kind in ("children", "named_children"):
             return set(self.submodules.get(root, ()))
         return self._descendants([root])
 

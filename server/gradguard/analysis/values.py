@@ -184,6 +184,15 @@ def module_refs(v: Val) -> tuple:
     return ()
 
 
+def dict_sure_keys(v: Val) -> frozenset:
+    """The keys a dict literal of string keys surely has (``dict_items`` gives every key
+    it may have: a join keeps a key either side has, and is sure of those both are)."""
+    if v.kind == "container" and isinstance(v.ref, tuple) and v.ref[0] == "dict" and \
+            len(v.ref) > 3:
+        return v.ref[3]
+    return frozenset()
+
+
 def dict_items(v: Val):
     """For a dict literal of string keys: ``(keys, values)``; for another dict: ``()``;
     for anything else (not known to be a dict): None."""
@@ -265,17 +274,18 @@ def _same_shape(a: Val, b: Val):
     return None
 
 
-def _join_dicts(a, b):
+def _join_dicts(a, b, sure: frozenset = frozenset()):
     """The ref of a join of two dict literals of string keys (``return {"loss": loss,
     "log": {...}}`` in two branches): each key's values joined (a key one side lacks has
-    the other's); None when either is not such a dict."""
+    the other's), ``sure`` the keys both surely have; None when either is not such a
+    dict."""
     if not a or not b:
         return None
     values: dict = {}
     for keys, vals in (a, b):
         for k, v in zip(keys, vals):
             values[k] = join(values[k], v) if k in values else v
-    return ("dict", tuple(values), tuple(values.values()))
+    return ("dict", tuple(values), tuple(values.values()), sure)
 
 
 def _join_shapes(a: Val, b: Val):
@@ -327,7 +337,8 @@ def join(a: Val, b: Val) -> Val:
         kind = a.kind if a.kind == b.kind else "unknown"
         ref = _join_refs(kind, a.ref, b.ref) if kind == a.kind else None
         if ref is None and kind == "container":
-            ref = _join_dicts(dict_items(a), dict_items(b)) or _join_shapes(a, b)
+            ref = _join_dicts(dict_items(a), dict_items(b),
+                              dict_sure_keys(a) & dict_sure_keys(b)) or _join_shapes(a, b)
     elts = None
     if a.elts is not None and b.elts is not None and len(a.elts) == len(b.elts):
         elts = tuple(join(x, y) for x, y in zip(a.elts, b.elts))
@@ -348,8 +359,32 @@ def join(a: Val, b: Val) -> Val:
         src = merge_src((a, b)) if a.src is not None and b.src is not None else None
     return Val(kind, a.segs | b.segs, a.leaf or b.leaf, ref, elts,
                a.alias if a.alias == b.alias else None,
-               a.store if a.store == b.store else _join_params(a, b), (a.each | b.each) - shared,
-               src)
+               a.store if a.store == b.store else _join_params(a, b) or _join_stores(a, b),
+               (a.each | b.each) - shared, src)
+
+
+def made_tensor(store) -> bool:
+    """Whether ``store`` is the storage of a tensor an operation made (``("t", id)``), or
+    a join of such (``("join", a, b)``: ``a`` on one path, ``b`` on the other)."""
+    return isinstance(store, tuple) and store[0] in ("t", "join")
+
+
+def store_parts(store) -> frozenset:
+    """The storages ``store`` may be: the two sides of a join, each once; else itself."""
+    if isinstance(store, tuple) and store[0] == "join":
+        return store_parts(store[1]) | store_parts(store[2])
+    return frozenset((store,))
+
+
+def _join_stores(a: Val, b: Val):
+    """The storage of a join of two tensors made by operations (``x = layers[k](x)`` in a
+    loop, each pass a new tensor): ``("join", a, b)``, one storage on every path, so that
+    what is saved of the joined value and then changed in place through it is seen (two
+    values joined from the same storages, in the same order, are the same tensor on
+    every path); else None."""
+    if a.kind == b.kind == "tensor" and made_tensor(a.store) and made_tensor(b.store):
+        return ("join", a.store, b.store)
+    return None
 
 
 def _join_params(a: Val, b: Val):
