@@ -132,16 +132,16 @@ def test_a_class_init_is_interpreted_once_for_all_its_method_roots(monkeypatch):
     """``twice`` and ``stale`` both start from a ``Trainer`` whose ``__init__`` ran with
     unknown arguments: it runs once, the second root starts from a copy of what it left,
     and each root's findings are those of its own ``self.net`` and ``self.opt``."""
-    from gradguard.analysis.python_semantics import PythonSemantics
+    from gradguard.analysis.calls import Calls
 
     runs = []
-    instantiate = PythonSemantics._instantiate
+    instantiate = Calls._instantiate
 
     def counted(self, info, func, run_init):
         runs.append((info.key, run_init))
         return instantiate(self, info, func, run_init)
 
-    monkeypatch.setattr(PythonSemantics, "_instantiate", counted)
+    monkeypatch.setattr(Calls, "_instantiate", counted)
     result = analyze(TWO_METHODS)
     assert _found(result) == [("GG101", 13), ("GG101", 20)]
     assert runs.count(("Trainer", True)) == 1

@@ -21,6 +21,7 @@ import itertools
 import libcst as cst
 
 from gradguard.analysis.autograd_effects import AutogradEffects
+from gradguard.analysis.calls import Calls
 from gradguard.analysis.cli_options import CliOptions
 from gradguard.analysis.control_flow import ControlFlow
 from gradguard.analysis.events import (Accumulation, Backward, DiscardedDetach, Hazard,
@@ -36,7 +37,7 @@ __all__ = ["Interpreter", "Hazard", "InplaceHazard", "Accumulation", "DiscardedD
            "NoGraph", "Backward", "Step"]
 
 
-class Interpreter(PythonSemantics, ControlFlow, ImportSemantics, TorchSemantics,
+class Interpreter(PythonSemantics, Calls, ControlFlow, ImportSemantics, TorchSemantics,
                   CliOptions, AutogradEffects):
     """Interprets one file's roots (module code, functions, methods) and collects hazards.
 

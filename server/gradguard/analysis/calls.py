@@ -1,0 +1,548 @@
+"""Calls: a call's arguments, what it calls (the file's own functions and classes,
+interpreted inline in a new frame; builtins; torch through
+:mod:`gradguard.analysis.torch_semantics`), classes and their instances."""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from gradguard.analysis import torchapi as T
+from gradguard.analysis.frames import (MAX_DEPTH, MAX_FOREIGN_DEPTH, MAX_FOREIGN_STEPS, ClassInfo,
+                                       Frame, FuncRef, Partial, TupleType, calls_in, dotted,
+                                       is_global, literal_int)
+from gradguard.analysis.python_semantics import int_of, known_int
+from gradguard.analysis.values import (CALLABLE_KINDS, EMPTY, Alts, NONE, SCALAR, UNKNOWN, Binding,
+                                       Val, join, join_all, join_states, merge_src, module_refs,
+                                       param_owners, store_parts)
+
+
+def _is_stub(func) -> bool:
+    """Whether ``func`` is an ``@abstractmethod`` or only says that subclasses implement
+    it: a body of a docstring and ``...``, ``pass`` or ``raise NotImplementedError``."""
+    if not isinstance(func, cst.FunctionDef):
+        return False
+    if any(dotted(d.decorator) in ("abstractmethod", "abc.abstractmethod")
+           for d in func.decorators):
+        return True
+    body = func.body.body if isinstance(func.body, cst.IndentedBlock) else [func.body]
+    for st in body:
+        for small in st.body if isinstance(st, (cst.SimpleStatementLine,
+                                                cst.SimpleStatementSuite)) else [st]:
+            if isinstance(small, cst.Pass) or isinstance(small, cst.Expr) and isinstance(
+                    small.value, (cst.Ellipsis, cst.SimpleString, cst.ConcatenatedString)):
+                continue
+            if isinstance(small, cst.Raise) and small.exc is not None and dotted(
+                    small.exc.func if isinstance(small.exc, cst.Call) else small.exc) == \
+                    "NotImplementedError":
+                continue
+            return False
+    return True
+
+
+def _module_method_receivers(func) -> frozenset:
+    """The names ``func``'s code calls an nn.Module-only method on (torchapi
+    MODULE_METHODS: ``net.parameters()``, ``net.eval()``)."""
+    return frozenset(c.func.value.value for c in calls_in(func.body)
+                     if isinstance(c.func, cst.Attribute) and isinstance(c.func.value, cst.Name)
+                     and c.func.attr.value in T.MODULE_METHODS)
+
+
+def _literal(node) -> Val | None:
+    """The value of a literal constant: True/False/None known, numbers and strings
+    plain scalars; None for anything else."""
+    if isinstance(node, cst.Name) and node.value in ("True", "False"):
+        return Val("scalar", ref=node.value == "True")
+    if isinstance(node, cst.Name) and node.value == "None":
+        return NONE
+    if isinstance(node, cst.Integer):
+        return known_int(literal_int(node))
+    if isinstance(node, (cst.Float, cst.SimpleString, cst.ConcatenatedString)):
+        return SCALAR
+    return None
+
+
+def named_tuple(fields: tuple, pos, kw) -> Val:
+    """A named tuple of ``fields`` made from a call's arguments, positional then by name
+    (a field not given holds its default, not known here)."""
+    given = dict(zip(fields, (v for v, _ in pos)))
+    given.update((k, v) for k, (v, _) in kw.items() if k in fields)
+    elts = tuple(given.get(f, UNKNOWN) for f in fields)
+    return Val("tuple", frozenset().union(*(v.segs for v in elts)), any(v.leaf for v in elts),
+               TupleType(fields), elts, src=merge_src(list(elts)))
+
+
+class Calls:
+    """Part of :class:`gradguard.analysis.interp.Interpreter` (a mixin over its state)."""
+
+    def _args(self, call: cst.Call):
+        pos, kw = [], {}
+        for a in call.args:
+            v = self.eval(a.value)
+            if a.keyword is not None:
+                kw[a.keyword.value] = (v, a.value)
+            elif a.star == "*" and v.kind == "tuple" and v.elts is not None:
+                # ``*t`` of a tuple of known elements: those elements, in order
+                pos.extend((e, a.value) for e in v.elts)
+            elif a.star:
+                # ``*xs``: several arguments, which ones not known; the elements of a list
+                # of known shape kept (``nn.Sequential(*[Block() for _ in range(n)])``)
+                pos.append((Val("unknown", v.segs, v.leaf, elts=v.elts if a.star == "*" and
+                                v.kind in ("container", "tuple") else None), a.value))
+            else:
+                pos.append((v, a.value))
+        return pos, kw
+
+    def eval_call(self, call: cst.Call) -> Val:
+        func = call.func
+        if isinstance(func, cst.Attribute):
+            return self.eval_method_call(call, func)
+        callee = self.eval(func)
+        pos, kw = self._args(call)
+        if isinstance(func, cst.Name) and func.value == "range" and callee is UNKNOWN and \
+                not kw and 1 <= len(pos) <= 3:
+            bounds = [int_of(v) for v, _ in pos]
+            if None not in bounds and not (len(bounds) == 3 and bounds[2] == 0):
+                # ``range(1, update_step)`` of known ints: how many times a loop runs
+                return Val("container", ref=("range", len(range(*bounds)), tuple(bounds)))
+            if all(v.kind in ("scalar", "unknown") for v, _ in pos):
+                # ``range(x.size(0))``: ints, how many not known
+                return Val("container", ref=("range", None, None))
+        if isinstance(func, cst.Name) and func.value in ("bool", "int") and \
+                callee is UNKNOWN and not kw and len(pos) == 1:
+            n = int_of(pos[0][0])
+            flag = pos[0][0].ref if pos[0][0].kind == "scalar" and \
+                isinstance(pos[0][0].ref, bool) else None
+            if n is not None or flag is not None:
+                # ``bool(i % 2)``, ``int(flag)`` of a known int or bool
+                value = n if n is not None else int(flag)
+                return Val("scalar", ref=bool(value)) if func.value == "bool" else \
+                    known_int(value)
+        return self.apply(call, callee, pos, kw, func)
+
+    def apply(self, call, callee: Val, pos, kw, func_node) -> Val:
+        """Call ``callee`` with evaluated arguments."""
+        vals = [v for v, _ in pos] + [v for v, _ in kw.values()]
+        if callee.kind in CALLABLE_KINDS or callee.kind == "module":
+            if isinstance(callee.ref, Alts):
+                return self._apply_each(call, callee, pos, kw, func_node)
+        if callee.kind in CALLABLE_KINDS:
+            if callee.ref is None:
+                return self._propagate(vals)
+        if callee.kind == "func" and isinstance(callee.ref, Partial):
+            part = callee.ref
+            return self.apply(call, part.func, list(part.pos) + list(pos),
+                              {**dict(part.kw), **kw}, None)
+        if callee.kind == "func" and isinstance(callee.ref, TupleType):
+            return named_tuple(callee.ref.fields, pos, kw)
+        if callee.kind == "func":
+            return self.call_ref(call, callee.ref, pos, kw, callee.ref.bound
+                                 if isinstance(callee.ref, FuncRef) else None)
+        if callee.kind == "class":
+            return self._construct(call, callee.ref, pos, kw)
+        if callee.kind == "ns":
+            return self.call_path(call, callee.ref, pos, kw)
+        if callee.kind in ("module", "object"):
+            info = self._class_of(callee)
+            if info is not None:
+                fwd = self._method(info, "forward" if info.is_module else "__call__")
+                if fwd is not None:
+                    res = self.call_ref(call, self.method_ref(fwd, info), pos, kw, callee)
+                    return self._forward_hooks(call, callee, pos, res)
+            if callee.kind == "module":
+                return self._forward_hooks(call, callee, pos, self.module_call(call, callee, pos))
+            return self._propagate(vals)
+        if callee.kind == "unknown" and isinstance(func_node, cst.Name):
+            key = self.lookup_key(func_node.value)
+            if key is not None and not is_global(key[0]):
+                # a callable held in a local variable or parameter: a model when its
+                # function also uses it as one (model.parameters(), model.train(), ...);
+                # else a call we know nothing of (a data transform, a factory)
+                if func_node.value in self._used_as_module(key[0]):
+                    return self.module_call(call, Val("module"), pos)
+                return self._propagate(vals)
+            if key is None and func_node.value == "isinstance":
+                return self._isinstance(pos)
+            if key is None and func_node.value == "getattr" and len(pos) == 2 and not kw and \
+                    isinstance(pos[1][0].ref, tuple) and pos[1][0].ref[0] == "str":
+                # ``getattr(self, "block1")`` of a name of known value: that attribute
+                return self.attribute(pos[0][0], pos[1][0].ref[1], call)
+            if key is None and func_node.value in T.CUT_BUILTINS:
+                return SCALAR
+            if func_node.value in ("list", "tuple", "sorted", "reversed", "set", "iter"):
+                v = join_all(vals) if vals else NONE
+                one = vals[0] if len(vals) == 1 and not kw else None
+                # the same elements (reversed or sorted: the same shape of element)
+                shape = one.ref if one is not None and one.kind == "container" and \
+                    isinstance(one.ref, tuple) and one.ref[0] == "elem" else None
+                elts = one.elts if one is not None and one.elts else None
+                if elts is not None and func_node.value in ("sorted", "set"):
+                    elts = None  # (an order not known)
+                elif elts is not None and func_node.value == "reversed":
+                    elts = elts[::-1]
+                # ``list(net.parameters())``: the same parameters
+                store = one.store if one is not None and one.kind == "container" and \
+                    param_owners(one) else None
+                return Val("container", v.segs, v.leaf, shape, elts=elts, each=v.each,
+                           store=store)
+            if func_node.value in ("zip", "enumerate") and vals and not kw:
+                # an element is a tuple: (index, element) / one element of each iterable
+                of = vals[:1] if func_node.value == "enumerate" else vals
+                v = join_all(vals)
+                if all(x.elts is not None and x.kind in ("container", "tuple") for x in of):
+                    # of iterables of known elements: the known tuples, in order
+                    rows = zip(*(x.elts for x in of))
+                    items = tuple(Val("tuple", join_all(r).segs, any(e.leaf for e in r),
+                                      elts=(SCALAR,) * (func_node.value == "enumerate") + r)
+                                  for r in rows)
+                    return Val("container", v.segs, v.leaf, elts=items, each=v.each)
+                parts = ([SCALAR] if func_node.value == "enumerate" else []) + \
+                    [self._iterated(x) for x in of]
+                item = Val("tuple", v.segs, v.leaf, elts=tuple(parts))
+                return Val("container", v.segs, v.leaf, elts=(item,), each=v.each)
+            if func_node.value in ("zip", "enumerate", "map", "filter", "dict"):
+                v = join_all(vals) if vals else NONE
+                return Val("container", v.segs, v.leaf, "dict" if func_node.value == "dict"
+                           else None, each=v.each)
+            if func_node.value == "super":
+                return self.frame.self_obj or UNKNOWN
+            if func_node.value in ("sum", "min", "max", "abs", "next", "getattr"):
+                return self._propagate(vals)
+        return self._propagate(vals)
+
+    def _used_as_module(self, frame_id: str) -> frozenset:
+        """:func:`_module_method_receivers` of the function of frame ``frame_id`` (one
+        scan per function and module analysis)."""
+        func = next((f.func for f in self.frames if f.id == frame_id), None)
+        if func is None:
+            return frozenset()
+        return self.code_fact(_module_method_receivers, func)
+
+    def _saved_only_here(self, arg: Val, call) -> bool:
+        """Whether nothing but ``call`` itself saved the tensor ``arg``: an input no
+        operation saved, or the output of an earlier pass of ``x = layers[k](x)`` (made by
+        one of the list's modules, which one is not known)."""
+        if arg.kind != "tensor" or arg.store is None:
+            return False
+        savers = {self.segs[sid].node for part in store_parts(arg.store)
+                  for sid in self.saved_by.get(part, ())}
+        return savers <= {call}
+
+    def _apply_each(self, call, callee: Val, pos, kw, func_node) -> Val:
+        """Call each alternative a name may be bound to, from the same state, and join
+        what they return and leave (as the branches that bound them would)."""
+        entry, results, states = self.state, [], []
+        options = callee.ref.options
+        if callee.kind == "module" and pos and self._saved_only_here(pos[0][0], call):
+            options = self.one_of_modules(options)
+        for option in options:
+            self.state = entry.copy()
+            results.append(self.apply(call, Val(callee.kind, ref=option), pos, kw, func_node))
+            states.append(self.state)
+        self.state = join_states(states)
+        return join_all(results)
+
+    def _forward_hooks(self, call, module: Val, pos, out: Val) -> Val:
+        """``module(x)`` runs the hooks ``register_forward_hook`` gave it after forward,
+        as ``hook(module, inputs, output)`` (torch/nn/modules/module.py ``_call_impl``); a
+        hook that returns something else replaces the output."""
+        hooks = self.forward_hooks.get(module.ref) if isinstance(module.ref, tuple) else None
+        for hook in hooks or ():
+            args = Val("tuple", frozenset().union(*(v.segs for v, _ in pos)) if pos else EMPTY,
+                       elts=tuple(v for v, _ in pos))
+            res = self.apply(call, hook, [(module, call), (args, call), (out, call)], {}, None)
+            if res.kind != "none":
+                out = join(out, res) if res.kind == "unknown" else res
+        return out
+
+    def _propagate(self, vals) -> Val:
+        """An unknown call: its result depends on its arguments, no new graph. A
+        module's ``parameters()`` handed to it (an optimizer, a scheduler, a gradient
+        clipper of another library) is held, not computed with."""
+        self.escape(vals)
+        vals = [v for v in vals if v.kind not in ("module", "func", "class", "ns") and not (
+            v.kind == "container" and isinstance(v.store, tuple) and v.store[0] == "param")]
+        segs = frozenset().union(*(v.segs for v in vals)) if vals else EMPTY
+        leaf = any(v.leaf for v in vals)
+        if self.no_grad:
+            return UNKNOWN
+        return Val("unknown", segs, leaf) if segs or leaf else UNKNOWN
+
+    def escape(self, vals) -> None:
+        """``vals`` are handed to code the engine does not follow: the modules among them
+        (a model, its parameters, a graph reaching them) may be used there in any way
+        (GG402 stays quiet about them)."""
+        if any(v.segs or v.kind in ("module", "object") for v in vals):
+            # code the engine does not follow, given a graph or a model, may run a
+            # backward: what gradients an optimizer holds is no longer known
+            for opt in self.grads_since_clear:
+                self.grads_since_clear[opt] = None
+        for v in vals:
+            if v.kind in ("module", "object"):
+                self.escaped.update(module_refs(v))
+            elif isinstance(v.store, tuple) and v.store[0] == "param":
+                self.escaped.add(v.store[1])
+            for e in v.elts or ():
+                if e.kind in ("module", "object") and isinstance(e.ref, tuple):
+                    self.escaped.add(e.ref)
+            if v.segs:
+                self.escaped |= self.reach_of(v.segs)[0]
+
+    def call_ref(self, call, ref: FuncRef, pos, kw, self_val: Val | None,
+                 unknown_params: bool = False) -> Val:
+        """Interpret a function of this file with the given arguments (inline)."""
+        node = ref.node
+        vals = [v for v, _ in pos] + [v for v, _ in kw.values()]
+        self.inlined.add(id(node))
+        if ref.gid != self.gid:
+            self.touched.add(ref.gid)
+        self._note_stale(pos)
+        foreign = ref.gid != self.gid and (
+            self.foreign_steps >= MAX_FOREIGN_STEPS or
+            sum(f.gid != self.gid for f in self.frames) >= MAX_FOREIGN_DEPTH)
+        recursive = any(f.func is node for f in self.frames)
+        if recursive and not (ref.cls is not None and ref.cls.is_module):
+            # a function calling itself (``tuple(repackage_hidden(v) for v in h)``): what
+            # it returns is what this run of it will return, not known here. (A module's
+            # forward reached again through a submodule of its own class is a module call:
+            # it builds a graph from what it is given.)
+            self.escape(vals)
+            return UNKNOWN
+        if self.depth >= MAX_DEPTH or foreign or recursive:
+            return self._propagate(vals)
+        if ref.cls is not None and _is_stub(node):
+            # an abstract method, or one whose body is only ``...``, ``pass`` or ``raise
+            # NotImplementedError``: what the override a subclass gives returns is not
+            # known here (it is not the stub's None)
+            self.escape(vals)
+            return UNKNOWN
+        # (an imported module's run names its frames apart: its closures outlive it)
+        fid = f"F{next(self._ids)}" if self.gid == "G" else f"F{next(self._ids)}{self.gid}"
+        frame = Frame(fid, node, ref.frame, call=call, self_obj=self_val,
+                      module_method=ref.cls is not None and ref.cls.is_module, gid=ref.gid)
+        if call is not None:
+            self.call_sites[frame.id] = (self.frame.id, call, tuple(
+                (n, v.segs) for v, n in list(pos) + list(kw.values()) if v.segs))
+        params = node.params
+        names = [p for p in list(params.posonly_params) + list(params.params)]
+        args = list(pos)
+        if self_val is not None and not ref.static and names:
+            first = names[0]
+            names = names[1:]
+            self.state.env[(frame.id, first.name.value)] = Binding(self_val, None)
+        self.frames.append(frame)
+        self.depth += 1
+        saved_ng = self.no_grad
+        if ref.no_grad:
+            self.no_grad += 1
+            self.no_grad_sites.append(node)
+        try:
+            for i, p in enumerate(names):
+                if unknown_params:
+                    v = UNKNOWN
+                elif i < len(args):
+                    v = args[i][0]
+                    frame.arg_nodes[p.name.value] = args[i][1]
+                elif p.name.value in kw:
+                    v = kw[p.name.value][0]
+                    frame.arg_nodes[p.name.value] = kw[p.name.value][1]
+                elif p.default is not None:
+                    v = self.eval(p.default)
+                else:
+                    v = UNKNOWN
+                self.state.env[(frame.id, p.name.value)] = Binding(v, None)
+            for p in list(params.kwonly_params):
+                v = kw[p.name.value][0] if p.name.value in kw else UNKNOWN
+                self.state.env[(frame.id, p.name.value)] = Binding(v, None)
+            for star in (params.star_arg, params.star_kwarg):
+                if isinstance(star, cst.Param):
+                    self.state.env[(frame.id, star.name.value)] = Binding(
+                        Val("container", frozenset().union(*(v.segs for v in vals))
+                            if vals else EMPTY), None)
+            start = next(self._ids)
+            if isinstance(node, cst.Lambda):
+                result = self.eval(node.body)
+            else:
+                entry_dead = self.state.dead
+                self.exec_block(node.body.body if isinstance(node.body, cst.IndentedBlock)
+                                else node.body.body)
+                rets = frame.returns
+                if not self.state.dead:
+                    rets = rets + [NONE]
+                result = join_all(rets)
+                if self.pending_inplace:
+                    self.confirm_inplace(frame.id, result)
+                conds = frame.ret_conds
+                self.returned_cond = (call, conds[0]) if self.state.dead and conds and \
+                    call is not None and conds[0] is not None and \
+                    all(c == conds[0] for c in conds) else None
+                self.state.dead = entry_dead
+        finally:
+            if ref.no_grad:
+                self.no_grad_sites.pop()
+            self.no_grad = saved_ng
+            self.depth -= 1
+            self.frames.pop()
+            for k in [k for k in self.state.env if k[0] == frame.id and
+                      k[1] not in frame.closures]:
+                del self.state.env[k]
+            if frame.closures:
+                self.closure_frames[frame.id] = frame.parent
+        self.completed.add(id(node))
+        if frame.yields is not None:
+            result = self._generated(frame.yields, start, lazy=True)
+        return result
+
+    def _generated(self, yields: list, start: int, lazy: bool = False) -> Val:
+        """An iterable whose elements are ``yields``, computed once per element (a
+        comprehension's element expression; a generator function's body, which runs
+        lazily as its caller iterates): the graphs built since ``start`` (segments newer
+        than it) are a new graph in each element, unless something that outlives the
+        iteration holds them. ``lazy``: each element is built when it is taken
+        (a generator)."""
+        v = join_all(yields)
+        each = frozenset(s for s in v.segs if s > start and s not in self.elem_copies.values())
+        for b in self.state.env.values() if each else ():
+            each -= b.val.segs
+        if lazy:
+            self.lazy_segs |= each
+        return Val("container", v.segs, v.leaf, each=each)
+
+    def call_string(self) -> tuple:
+        """The calls that led to this point (ids of the call nodes of the frames being
+        run): an object is named by where it was made and by these, so two models that
+        build their layers in one helper (``self.net = mlp(...)``) hold two sets of
+        parameters, not one; and, in a constructor's loop run pass by pass, by the pass
+        (``layers += [Coupling(d)]`` for each ``i``)."""
+        return tuple(id(f.call) for f in self.frames if f.call is not None) + \
+            self.unrolled_passes
+
+    @staticmethod
+    def _instance(info: ClassInfo, ref: tuple) -> Val:
+        """An instance of a class of this file: a model, an optimizer or a plain object."""
+        kind = "module" if info.is_module else ("optimizer" if info.is_optimizer else "object")
+        return Val(kind, ref=ref)
+
+    def _construct(self, call, info: ClassInfo, pos, kw) -> Val:
+        obj = self._instance(info, ("obj", (id(call),) + self.call_string(), info.key))
+        self.created.add(obj.ref)
+        init = self._method(info, "__init__")
+        if init is None and info.fields is not None and "NamedTuple" in info.bases:
+            # ``class Out(NamedTuple): y: Tensor; h: Tensor``: a tuple
+            return named_tuple(info.fields, pos, kw)
+        if init is not None:
+            self.call_ref(call, self.method_ref(init, info), pos, kw, obj)
+        elif info.fields is not None:
+            # a @dataclass's generated __init__: fields from the arguments, in order
+            # (the others keep their class-level defaults)
+            given = dict(zip(info.fields, (v for v, _ in pos)))
+            given.update((k, v) for k, (v, _) in kw.items() if k in info.fields)
+            for name, v in given.items():
+                self.state.env[("@", obj.ref, name)] = Binding(v, self.frame.stmt)
+        return obj
+
+    def _class_attr(self, info: ClassInfo, name: str) -> Val | None:
+        """A class-level attribute (of ``info`` or a base) read through an instance,
+        when its value is a literal constant (a config default: ``learned_freq: bool =
+        True``); else None."""
+        node = next((c.attrs[name] for c in self._mro(info) if name in c.attrs), None)
+        return _literal(node) if node is not None else None
+
+    def _instantiate(self, info: ClassInfo, func, run_init: bool) -> Val:
+        obj = self._instance(info, ("self", info.key))
+        self.created.add(obj.ref)
+        init = self._method(info, "__init__")
+        if run_init and init is not None:
+            saved = self.state.freed
+            self.call_ref(None, self.method_ref(init, info), [], {}, obj, unknown_params=True)
+            self.state.freed = saved
+            # the attributes __init__ set are the object's starting point, without graphs
+            for k, b in list(self.state.env.items()):
+                if k[0] == "@" and k[1] == obj.ref:
+                    self.state.env[k] = Binding(self._strip(b.val), b.stmt)
+        return obj
+
+    def _class_of(self, v: Val) -> ClassInfo | None:
+        if v.ref is None or isinstance(v.ref, str):
+            return None
+        info = None
+        if isinstance(v.ref, tuple) and len(v.ref) == 3 and v.ref[0] == "obj":
+            info = self.classes.get(v.ref[2])
+        elif isinstance(v.ref, tuple) and len(v.ref) == 2 and v.ref[0] == "self":
+            info = self.classes.get(v.ref[1])
+        if info is not None and info.gid != self.gid:
+            self.touched.add(info.gid)
+        return info
+
+    def _method(self, info: ClassInfo, name: str):
+        return next((c.methods[name] for c in self._mro(info) if name in c.methods), None)
+
+    def _mro(self, info: ClassInfo):
+        """``info`` and its known bases, depth first, each once (Python's MRO for the
+        single-inheritance code this is about)."""
+        seen, todo = set(), [info]
+        while todo:
+            c = todo.pop(0)
+            if c.key in seen:
+                continue
+            seen.add(c.key)
+            if c.gid != self.gid:
+                self.touched.add(c.gid)
+            yield c
+            todo[:0] = [self.classes[b] for b in c.bases if b in self.classes]
+
+    def class_info(self, node: cst.ClassDef) -> ClassInfo:
+        """Record a class (methods, bases, nn.Module-ness) defined in this interpreter's
+        module. A base is a known class when the module's global name is bound to one
+        (defined above, or imported from the user's own modules)."""
+        name = node.name.value
+        key = name if self.gid == "G" else f"{self.gid}.{name}"
+        if key in self.classes and self.classes[key].node is node:
+            return self.classes[key]
+        bases, short = [], []
+        for a in node.bases:
+            if a.keyword is not None:
+                continue
+            written = dotted(a.value) or ""
+            short.append(written.rsplit(".", 1)[-1])
+            at = (self.gid, written)
+            val = self.read(at) if at in self.state.env else \
+                self._forced(self.global_env[at].val) if at in self.global_env else None
+            known = val.ref if val is not None and val.kind == "class" and \
+                isinstance(val.ref, ClassInfo) else None
+            bases.append(known.key if known is not None else short[-1])
+        methods, attrs, fields = {}, {}, []
+        if isinstance(node.body, cst.IndentedBlock):
+            for st in node.body.body:
+                if isinstance(st, cst.FunctionDef):
+                    methods[st.name.value] = st
+                    self.method_gids[id(st)] = self.gid
+                for small in st.body if isinstance(st, cst.SimpleStatementLine) else ():
+                    if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name):
+                        fields.append(small.target.value)
+                        if small.value is not None:
+                            attrs[small.target.value] = small.value
+                    elif isinstance(small, cst.Assign) and len(small.targets) == 1 and \
+                            isinstance(small.targets[0].target, cst.Name):
+                        attrs[small.targets[0].target.value] = small.value
+        is_dataclass = any((dotted(d.decorator.func if isinstance(d.decorator, cst.Call)
+                                   else d.decorator) or "").endswith("dataclass")
+                           for d in node.decorators)
+        known = [self.classes[b] for b in bases if b in self.classes]
+        is_module = any(b in T.MODULE_BASES for b in short) or any(c.is_module for c in known)
+        is_opt = any(b == "Optimizer" for b in short) or any(c.is_optimizer for c in known)
+        info = ClassInfo(node, methods, bases, is_module, is_opt, key, self.gid, attrs,
+                         tuple(fields) if is_dataclass or "NamedTuple" in short else None)
+        self.classes[key] = info
+        return info
+
+    def method_ref(self, method: cst.FunctionDef, info: ClassInfo, static: bool = False) -> FuncRef:
+        """A method found on ``info`` (or a base of it) as a :class:`FuncRef`, to run in
+        the global frame of the module that defines it."""
+        gid = self.method_gids.get(id(method), "G")
+        return FuncRef(method, gid, info, no_grad=bool(method.decorators) and
+                       self._decorated_no_grad(method), static=static, gid=gid)
+
+    @staticmethod
+    def _is_static(func) -> bool:
+        return any(dotted(d.decorator) in ("staticmethod", "classmethod")
+                   for d in getattr(func, "decorators", ()))
