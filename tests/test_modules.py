@@ -1075,3 +1075,66 @@ def test_one_of_a_list_of_modules_mixing_inplace_activations_is_quiet():
     mixed = LAYERS_ADDED_BY_PLUS_EQUALS.replace("nn.ReLU()", "nn.ReLU(inplace=True)").replace(
         "    norm = x.pow(2).sum()\n    x /= norm\n", "")
     assert analyze(mixed).findings == ()
+
+
+# nn.Sequential(OrderedDict([...])) (torchvision's style): its children in the order
+# given, each also its attribute by name; the in-place ReLU changes the sigmoid's output,
+# which the sigmoid saved (raises)
+SEQUENTIAL_OF_NAMED_LAYERS = """\
+from collections import OrderedDict
+
+import torch
+import torch.nn as nn
+
+net = nn.Sequential(OrderedDict([
+    ("fc", nn.Linear(4, 4)),
+    ("sig", nn.Sigmoid()),
+    ("act", nn.ReLU(inplace=True)),
+    ("out", nn.Linear(4, 1)),
+]))
+opt = torch.optim.SGD(net.parameters(), lr=0.1)
+for _ in range(2):
+    loss = net(torch.randn(2, 4)).sum()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+"""
+
+# the same layers in an nn.ModuleDict, run in order by a loop over its items()
+MODULE_DICT_OF_NAMED_LAYERS = """\
+from collections import OrderedDict
+
+import torch
+import torch.nn as nn
+
+net = nn.ModuleDict(OrderedDict([
+    ("fc", nn.Linear(4, 4)),
+    ("sig", nn.Sigmoid()),
+    ("act", nn.ReLU(inplace=True)),
+    ("out", nn.Linear(4, 1)),
+]))
+opt = torch.optim.SGD(net.parameters(), lr=0.1)
+for _ in range(2):
+    h = torch.randn(2, 4)
+    for name, layer in net.items():
+        h = layer(h)
+    loss = h.sum()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+"""
+
+
+def test_layers_named_in_an_ordered_dict_run_in_their_order():
+    f = _only(SEQUENTIAL_OF_NAMED_LAYERS, "GG202")
+    assert (f.span.start.line, f.message.render()) == (
+        9, "`nn.ReLU(inplace=True)` runs inside `net(torch.randn(2, 4))` and changes in "
+           "place the output of the layer before it, which that layer saved for backward")
+    f = _only(MODULE_DICT_OF_NAMED_LAYERS, "GG202")
+    assert (f.span.start.line, f.message.render()) == (
+        16, "In-place change of `h`, which `layer(h)` (line 16) saved for backward")
+    for text in (SEQUENTIAL_OF_NAMED_LAYERS, MODULE_DICT_OF_NAMED_LAYERS):
+        assert analyze(text.replace("nn.ReLU(inplace=True)", "nn.ReLU()")).findings == ()
+    # dict(pairs) is the same dict as OrderedDict(pairs)
+    as_dict = SEQUENTIAL_OF_NAMED_LAYERS.replace("nn.Sequential(OrderedDict(", "nn.Sequential(dict(")
+    assert _only(as_dict, "GG202").span.start.line == 9

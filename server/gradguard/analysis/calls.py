@@ -12,8 +12,8 @@ from gradguard.analysis.frames import (MAX_DEPTH, MAX_FOREIGN_DEPTH, MAX_FOREIGN
                                        is_global, literal_int)
 from gradguard.analysis.python_semantics import int_of, known_int
 from gradguard.analysis.values import (CALLABLE_KINDS, EMPTY, Alts, NONE, SCALAR, UNKNOWN, Binding,
-                                       Val, join, join_all, join_states, merge_src, module_refs,
-                                       param_owners, store_parts)
+                                       Val, dict_of_pairs, join, join_all, join_states, merge_src,
+                                       module_refs, param_owners, store_parts)
 
 
 def _is_stub(func) -> bool:
@@ -199,6 +199,9 @@ class Calls:
                     [self._iterated(x) for x in of]
                 item = Val("tuple", v.segs, v.leaf, elts=tuple(parts))
                 return Val("container", v.segs, v.leaf, elts=(item,), each=v.each)
+            if func_node.value == "dict" and len(pos) == 1 and not kw and \
+                    dict_of_pairs(pos[0][0]) is not None:
+                return dict_of_pairs(pos[0][0])
             if func_node.value in ("zip", "enumerate", "map", "filter", "dict"):
                 v = join_all(vals) if vals else NONE
                 return Val("container", v.segs, v.leaf, "dict" if func_node.value == "dict"

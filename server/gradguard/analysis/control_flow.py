@@ -415,7 +415,20 @@ class ControlFlow:
         """``for layer in self.layers`` (``enumerate(self.layers)``) over an
         ``nn.Sequential`` / ``ModuleList`` of several known children: the children in
         order (with their index), so that each runs as itself (a frozen conv, an in-place
-        ReLU) rather than as a module not known; else None."""
+        ReLU) rather than as a module not known; or over an ``nn.ModuleDict``'s known
+        children (``for name, layer in md.items()``, ``md.values()``), in order; else None."""
+        if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and \
+                node.func.attr.value in ("items", "values") and not node.args:
+            recv = self.eval(node.func.value)
+            if recv.kind != "module" or not isinstance(recv.ref, tuple) or \
+                    recv.ref[:2] != ("nn", "ModuleDict"):
+                return None
+            kids = self.eval(node).elts
+            mods = [k.elts[1] if k.kind == "tuple" else k for k in kids or ()]
+            if not 2 <= len(mods) <= 64 or \
+                    not all(k.kind == "module" and isinstance(k.ref, tuple) for k in mods):
+                return None
+            return list(kids)
         numbered = isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and \
             node.func.value == "enumerate" and len(node.args) == 1 and not node.args[0].keyword
         seq = node.args[0].value if numbered else node

@@ -15,8 +15,8 @@ from gradguard.analysis.frames import (ClassInfo, FuncRef, LoopCtx, Partial, Tra
                                        TupleType, calls_in, children_of, tuple_fields,
                                        dotted, is_global, literal_truth, string_value)
 from gradguard.analysis.values import (EMPTY, NONE, SCALAR, UNKNOWN, Alts, Binding, Cut, Val,
-                                       dict_items, element_shape, join, join_all, list_elements,
-                                       merge_src, module_refs, param_owners)
+                                       dict_items, dict_of_pairs, element_shape, join, join_all,
+                                       list_elements, merge_src, module_refs, param_owners)
 
 
 class TorchSemantics:
@@ -207,6 +207,9 @@ class TorchSemantics:
         if path in ("collections.defaultdict", "collections.OrderedDict") and not kw and \
                 len(pos) <= 1 and (path == "collections.defaultdict" or not pos):
             return Val("container", ref="dict")  # an empty dict
+        if path == "collections.OrderedDict" and not kw and len(pos) == 1 and \
+                dict_of_pairs(pos[0][0]) is not None:
+            return dict_of_pairs(pos[0][0])
         if path == "copy.deepcopy" and len(pos) == 1 and pos[0][0].kind == "module" and \
                 (_copyable(pos[0][0].ref) or _ref_kind(pos[0][0].ref) == "self"):
             return self._copied_module(call, pos[0][0], {})
@@ -263,7 +266,9 @@ class TorchSemantics:
             self.created.add(ref)
             if flag:
                 self.inplace_ctors[ref] = call
-            items = _module_dict_items(pos) if name == "ModuleDict" else None
+            # nn.ModuleDict({...}), nn.Sequential(OrderedDict([("fc", ...), ...])): named
+            items = _module_dict_items(pos) if name in ("ModuleDict", "Sequential") and \
+                not kw else None
             children = tuple(v for _, v in items) if items else \
                 self._module_children(call, name, pos)
             if not children:
@@ -283,7 +288,7 @@ class TorchSemantics:
                 # nn.ModuleDict({"enc": a}): its children are its attributes too
                 # (``md["enc"]`` and ``md.enc`` are the same module)
                 self.state.env[("@", ref, key)] = Binding(v, self.frame.stmt)
-            if items:
+            if items and name == "ModuleDict":
                 return Val("module", ref=ref)
             return Val("module", ref=ref, elts=children)
         if name == "GradScaler" and parts[1:2] in (["amp"], ["cuda"], ["cpu"]):

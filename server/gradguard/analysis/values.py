@@ -205,6 +205,26 @@ def dict_items(v: Val):
     return None
 
 
+def dict_of_pairs(v: Val) -> Val | None:
+    """``dict(v)`` / ``OrderedDict(v)`` when it is known: a copy of a dict of known items,
+    or a dict made from a list of ``(key, value)`` pairs of distinct string keys of known
+    value (``OrderedDict([("fc", nn.Linear(4, 4)), ("act", nn.ReLU())])``), its keys in
+    order; else None."""
+    if dict_items(v):
+        return v
+    pairs = v.elts if v.kind in ("container", "tuple") and v.ref is None else None
+    if not pairs or not all(p.kind == "tuple" and p.elts is not None and len(p.elts) == 2 and
+                            isinstance(p.elts[0].ref, tuple) and p.elts[0].ref[0] == "str"
+                            for p in pairs):
+        return None
+    keys = tuple(p.elts[0].ref[1] for p in pairs)
+    if len(set(keys)) != len(keys):
+        return None
+    vals = tuple(p.elts[1] for p in pairs)
+    return Val("container", frozenset().union(*(x.segs for x in vals)), any(x.leaf for x in vals),
+               ("dict", keys, vals, frozenset(keys)), src=merge_src(list(vals)))
+
+
 def param_owners(v: Val) -> frozenset | None:
     """The modules whose parameters ``v`` holds, when it holds nothing else: one of
     ``net.parameters()`` (store ``("param", net)``), a list filled from such
