@@ -1761,3 +1761,49 @@ def test_an_abstract_or_stub_method_returns_what_an_override_returns():
     plain = ABSTRACT_LOSSES.replace("    @abstractmethod\n", "").replace(
         "        ...\n", "        return torch.zeros(len(batch))\n")
     assert [f[:2] for f in _found(plain)] == [("GG401", 20)]
+
+
+# a class-level cache: one list for the class and every instance; each iteration's
+# output stays in it, and the next loss reads the freed graphs (raises)
+CLASS_LEVEL_CACHE = """\
+import torch
+import torch.nn as nn
+
+
+class Memory:
+    cache = []
+
+    @classmethod
+    def push(cls, x):
+        cls.cache.append(x)
+
+
+net = nn.Linear(4, 1)
+opt = torch.optim.SGD(net.parameters(), lr=0.1)
+for _ in range(3):
+    out = net(torch.randn(2, 4))
+    Memory.push(out)
+    loss = out.sum() + 0.1 * torch.cat(Memory.cache).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+"""
+
+
+def test_a_class_attribute_is_one_object_for_the_class_and_its_instances():
+    carried = ("GG102", 20, "`loss` reaches the previous iteration's graph through "
+                            "`Memory.cache`, which the backward on line 20 freed in that "
+                            "iteration")
+    assert _found(CLASS_LEVEL_CACHE) == [carried]
+    # through an instance (a plain method filling self.cache, which is the class's)
+    through_self = CLASS_LEVEL_CACHE.replace("    @classmethod\n    def push(cls, x):\n"
+                                             "        cls.cache", "    def push(self, x):\n"
+                                             "        self.cache").replace(
+        "    Memory.push(out)", "    Memory().push(out)")
+    assert _found(through_self) == [("GG102", 19, carried[2].replace("20", "19"))]
+    # each stored detached (runs clean)
+    assert _found(CLASS_LEVEL_CACHE.replace("append(x)", "append(x.detach())")) == []
+    # an instance that has its own list (set in __init__) does not fill the class's
+    own = through_self.replace("    cache = []\n", "    cache = []\n\n    def __init__(self):\n"
+                                                   "        self.cache = []\n")
+    assert _found(own) == []

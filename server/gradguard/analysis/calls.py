@@ -547,5 +547,17 @@ class Calls:
 
     @staticmethod
     def _is_static(func) -> bool:
+        """Whether method ``func`` takes no instance as its first parameter (a
+        ``@staticmethod`` or ``@classmethod``)."""
         return any(dotted(d.decorator) in ("staticmethod", "classmethod")
                    for d in getattr(func, "decorators", ()))
+
+    def bound_to(self, func, info: ClassInfo, obj: Val | None) -> tuple:
+        """``(static, first argument)`` of method ``func`` of class ``info`` called on
+        ``obj`` (an instance; None: called on the class): a ``@classmethod`` gets the
+        class, a ``@staticmethod`` (or a plain function read off the class) nothing."""
+        if any(dotted(d.decorator) == "classmethod" for d in func.decorators):
+            return False, Val("class", ref=info)
+        if self._is_static(func) or obj is None:
+            return True, None
+        return False, obj

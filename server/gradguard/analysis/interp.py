@@ -210,6 +210,8 @@ class Interpreter(PythonSemantics, Calls, ControlFlow, ImportSemantics, TorchSem
         if cls is not None and not self._is_static(func):
             self_val = self._instantiate(cls, func, run_init=False) \
                 if func.name.value == "__init__" else self._instance_after_init(cls, func)
+        elif cls is not None:  # a classmethod's root gets its class
+            self_val = self.bound_to(func, cls, None)[1]
         ref = FuncRef(func, self.gid, cls, no_grad=self._decorated_no_grad(func), gid=self.gid)
         try:
             self.call_ref(None, ref, [], {}, self_val, unknown_params=True)

@@ -11,8 +11,8 @@ import libcst as cst
 import libcst.matchers as m
 
 from gradguard.analysis import torchapi as T
-from gradguard.analysis.frames import (FuncRef, TupleType, children_of,
-                                       dotted, is_global, literal_int, string_value)
+from gradguard.analysis.frames import (ClassInfo, FuncRef, TupleType, children_of, dotted,
+                                       is_global, literal_int, string_value)
 from gradguard.analysis.values import (EMPTY, Alts, NONE, SCALAR, UNKNOWN, Binding,
                                        Cut, Val, dict_items, dict_sure_keys, element_shape, join,
                                        join_all, merge_src, module_refs,
@@ -185,7 +185,24 @@ class PythonSemantics:
             base = self.eval(node.value)
             if base.kind in ("object", "module") and base.ref is not None and \
                     not isinstance(base.ref, str):
-                return ("@", base.ref, node.attr.value)
+                own = ("@", base.ref, node.attr.value)
+                info = self._class_of(base) if own not in self.state.env else None
+                # (an instance without an attribute of its own reads its class's)
+                return (info is not None and self.class_slot(info, node.attr.value)) or own
+            if base.kind == "class" and isinstance(base.ref, ClassInfo):
+                return self.class_slot(base.ref, node.attr.value) or \
+                    ("@", ("class", base.ref.key), node.attr.value)
+        return None
+
+    def class_slot(self, info: ClassInfo, attr: str):
+        """The env key of the class attribute ``attr`` of ``info`` (on the first class of
+        its method resolution order that has it bound), None when none has it: a class
+        attribute is one object, shared by the class and all its instances (``cache =
+        {}`` in a class body, filled through ``cls.cache`` or ``self.cache``)."""
+        for c in self._mro(info):
+            key = ("@", ("class", c.key), attr)
+            if key in self.state.env:
+                return key
         return None
 
     def store(self, target: cst.BaseExpression, val: Val, stmt=None) -> None:
@@ -243,6 +260,9 @@ class PythonSemantics:
                 self.state.env[akey] = Binding(val, stmt)
                 if val.kind == "module":
                     self.submodules.setdefault(base.ref, set()).update(module_refs(val))
+            elif base.kind == "class" and isinstance(base.ref, ClassInfo):
+                # ``Memory.cache = []``, ``cls.cache = {}``: the class's attribute
+                self.state.env[self.key_of(target)] = Binding(val, stmt)
             elif isinstance(target.value, cst.Name) and base.kind == "unknown":
                 # attributes on an unknown object: give it an identity from now on
                 obj = Val("object", ref=("anon", target.value.value, self.frame.id))
@@ -440,6 +460,11 @@ class PythonSemantics:
                     stmt, frame.id, no_grad=self._decorated_no_grad(stmt), gid=frame.gid)), stmt)
             elif isinstance(stmt, cst.ClassDef):
                 info = self.class_info(stmt)
+                for name, value in info.attrs.items():
+                    if isinstance(value, (cst.List, cst.Dict, cst.Set)):
+                        # a mutable class attribute: one object for the class
+                        self.state.env[("@", ("class", info.key), name)] = Binding(
+                            self.eval(value), stmt)
                 self.bind(stmt.name.value, Val("class", ref=info), stmt)
             elif isinstance(stmt, cst.Match):
                 self.exec_match(stmt)
@@ -766,20 +791,28 @@ class PythonSemantics:
             if isinstance(base.ref, Alts):
                 return Val("ns", ref=base.ref.map(lambda r: f"{r}.{attr}"))
             return Val("ns", ref=f"{base.ref}.{attr}" if base.ref is not None else None)
+        if base.kind == "class" and isinstance(base.ref, ClassInfo):
+            key = self.class_slot(base.ref, attr)
+            if key is not None:
+                return self.state.env[key].val
         if base.kind in ("object", "module") and base.ref is not None and \
                 not isinstance(base.ref, str):
             b = self.state.env.get(("@", base.ref, attr))
             if b is not None:
                 return b.val
             info = self._class_of(base)
+            key = self.class_slot(info, attr) if info is not None else None
+            if key is not None:
+                return self.state.env[key].val
             if info is not None:
                 m = self._method(info, attr)
                 if m is not None:
                     # a bound method taken as a value (a hook, a callback): called later,
                     # it runs on this object
-                    ref = self.method_ref(m, info, static=self._is_static(m))
-                    if not ref.static:
-                        ref = replace(ref, bound=Val(base.kind, ref=base.ref))
+                    static, first = self.bound_to(m, info, Val(base.kind, ref=base.ref))
+                    ref = self.method_ref(m, info, static=static)
+                    if not static:
+                        ref = replace(ref, bound=first)
                     return Val("func", ref=ref)
                 v = self._class_attr(info, attr)
                 if v is not None:

@@ -755,14 +755,21 @@ class TorchSemantics:
             if attr == "save_for_backward":
                 self.ctx_saved.setdefault(recv.ref, []).extend(v for v, _ in pos)
             return NONE
+        if recv.kind == "class" and isinstance(recv.ref, ClassInfo):
+            m = self._method(recv.ref, attr)
+            if m is not None:  # ``Memory.push(x)``: a class or static method
+                pos, kw = self._args(call)
+                static, first = self.bound_to(m, recv.ref, None)
+                return self.call_ref(call, self.method_ref(m, recv.ref, static=static), pos, kw,
+                                     first)
         info = self._class_of(recv) if recv.kind in ("object", "module") else None
         if info is not None:
             m = self._method(info, attr)
             if m is not None:
                 pos, kw = self._args(call)
-                static = self._is_static(m)
+                static, first = self.bound_to(m, info, recv)
                 return self.call_ref(call, self.method_ref(m, info, static=static), pos, kw,
-                                     None if static else recv)
+                                     first)
             b = self.state.env.get(("@", recv.ref, attr))
             if b is not None:
                 pos, kw = self._args(call)

@@ -160,6 +160,10 @@ def _carried(h: Hazard, src: Source, interp: Interpreter | None, env_map: dict):
     attrs = [(Path(f"{holders[key[1]]}.{key[2]}", key), b.val) for key, b in env
              if key[0] == "@" and key[1] in holders and b.val.segs & hit and
              key[2].isidentifier()]
+    # class attributes (``Memory.cache``): one object, whoever reads it
+    attrs += [(Path(f"{key[1][1].rsplit('.', 1)[-1]}.{key[2]}", key), b.val) for key, b in env
+              if key[0] == "@" and isinstance(key[1], tuple) and key[1][:1] == ("class",) and
+              b.val.segs & hit and key[2].isidentifier()]
     # state kept by a submodule (``model.encoder.cell.h``, ``net[2].mem`` of an
     # nn.Sequential): reached through module attributes, only when it is a tensor
     paths = dict(holders)
