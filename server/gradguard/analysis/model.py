@@ -90,10 +90,13 @@ class Fix:
 
 @dataclass(frozen=True)
 class Related:
-    """A location that explains a finding (where the graph was built, where it was freed)."""
+    """A location that explains a finding (where the graph was built, where it was freed);
+    ``backward``: it is a backward the hazard is about (the one that freed the graph, or
+    that needs what was changed)."""
 
     span: Span
     message: Message
+    backward: bool = False
 
 
 @dataclass(frozen=True)

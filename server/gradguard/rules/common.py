@@ -145,7 +145,7 @@ def related(h: Hazard, interp: Interpreter, src: Source, prefer=()) -> tuple[Rel
     label, node = graph_site(seg, src, h, prefer)
     return (
         Related(src.span(node), Message(N_("graph of `{graph}` built here"), {"graph": label})),
-        Related(src.span(free.node), Message(N_("this backward freed it"), {})),
+        Related(src.span(free.node), Message(N_("this backward freed it"), {}), backward=True),
     )
 
 

@@ -81,7 +81,7 @@ def build(h: InplaceHazard, interp: Interpreter, src: Source) -> Finding:
     related = (Related(src.span(saver), Message(N_("`{name}` was saved for backward here"),
                                                 {"name": name})),)
     if h.node is not node:
-        related += (Related(src.span(h.node), Message(N_("this backward needs it"), {})),)
+        related += (Related(src.span(h.node), Message(N_("this backward needs it"), {}), backward=True),)
     fix = _module_fix(ctor, src) if ctor is not False else _fix(node, h, src)
     if fix is not None and ctor is False:
         fix = _with_siblings(fix, h, interp, src)
@@ -100,7 +100,7 @@ def _in_container(h: InplaceHazard, ctor, node, interp: Interpreter,
                       {"module": src.code(ctor, 40), "container": src.code(node, 40)})
     related = (Related(src.span(node), Message(N_("it happens here"), {})),)
     if h.node is not node:
-        related += (Related(src.span(h.node), Message(N_("this backward needs it"), {})),)
+        related += (Related(src.span(h.node), Message(N_("this backward needs it"), {}), backward=True),)
     others = [interp.inplace_modules.get((id(node), o.store)) for o in interp.inplace
               if o.bump[0] is node]
     fix = _module_fix(ctor, src, [c for c in dict.fromkeys(others) if c is not ctor])

@@ -283,7 +283,8 @@ def _finding(interp: Interpreter, st: Step, verdict, src: Source) -> Finding:
         if id(b.node) not in seen and len(related) < 5:
             seen.add(id(b.node))
             related.append(Related(src.span(b.node), Message(
-                N_("this backward does not reach `{modules}`"), {"modules": names})))
+                N_("this backward does not reach `{modules}`"), {"modules": names}),
+                backward=True))
     if st.trained.site is not None:
         related.append(Related(src.span(st.trained.site), Message(
             N_("the optimizer took the parameters `{modules}` had here"), {"modules": names})))

@@ -56,30 +56,24 @@ def finding_builders(interp, src):
 
 def localized(finding: Finding, frames, src) -> Finding | None:
     """A finding whose site a rule put in an imported module of the user's is reported
-    on the statement of this file through which the event's code was reached (``frames``:
-    the event's ``(frame id, statement, function)`` path; a GAN step written in an imported
-    ``trainer.py`` and called here), or on a related location of this file at or after
-    that statement in its function (the backward that will fail, after the call of an
-    imported ``forward`` that changed a saved tensor in place); with no such statement, on
-    the first related location in this file. The site becomes a related location. None
-    when nothing of it is in this file."""
+    on a backward of this file the hazard is about (the one that freed the graph, or that
+    needs a tensor an imported ``forward`` changed in place), else on the statement of this
+    file through which the event's code was reached (``frames``: the event's ``(frame id,
+    statement, function)`` path; a GAN step written in an imported ``trainer.py`` and
+    called here), else on its first related location in this file. The site becomes a
+    related location. None when nothing of it is in this file."""
     if finding.span.path is None:
         return finding
-    local = [(src.span(stmt), func) for _, stmt, func in frames or ()
+    local = [src.span(stmt) for _, stmt, _ in frames or ()
              if stmt is not None and src.span(stmt).path is None]
-    if local:
-        reached, func = local[-1]
-        scope = src.span(func) if func is not None else None
-        here = next((r for r in finding.related if r.span.path is None and
-                     r.span.start.line >= reached.start.line and
-                     (scope is None or r.span.start.line <= scope.end.line)), None)
-    else:
+    here = next((r for r in finding.related if r.span.path is None and r.backward), None)
+    if here is None and not local:
         here = next((r for r in finding.related if r.span.path is None), None)
     related = tuple(r for r in finding.related if r is not here)
     if here is None:
         if not local:
             return None
-        span = local[-1][0]
+        span = local[-1]
         line = src.line(span.start.line)
         start = len(line) - len(line.lstrip())
         span = type(span)(type(span.start)(span.start.line, start),
