@@ -881,3 +881,56 @@ def test_a_hazard_of_an_imported_function_is_reported_at_its_call_not_at_a_forwa
         (tiers, 9, "it happens here, in tiers.py"),
         (None, 13, "the forward pass saved the parameters of `self.v` here"),
         (tiers, 6, "the parameters were updated here")]
+
+
+MINI_TRAINER = """class Trainer:
+    def __init__(self, model, opt):
+        self.model = model
+        self.opt = opt
+
+    def compute_loss(self, x):
+        return self.model(x).pow(2).mean()
+
+    def training_step(self, x):
+        loss = self.compute_loss(x)
+        loss.backward()
+        return loss
+
+    def train(self, batches):
+        for x in batches:
+            self.opt.zero_grad()
+            self.training_step(x)
+            self.opt.step()
+"""
+
+PENALTY_TRAINER = """import torch
+import torch.nn as nn
+
+from mini_trainer import Trainer
+
+
+class PenaltyTrainer(Trainer):
+    def compute_loss(self, x):
+        loss = self.model(x).pow(2).mean()
+        loss.backward()
+        return loss
+
+
+model = nn.Linear(4, 1)
+trainer = PenaltyTrainer(model, torch.optim.SGD(model.parameters(), lr=0.1))
+trainer.train([torch.randn(2, 4) for _ in range(3)])
+"""
+
+
+def test_a_hazard_in_imported_code_is_reported_on_the_backward_of_this_file_it_is_about(
+        tmp_path):
+    # transformers#7662: an overridden compute_loss runs a backward, then the imported
+    # training_step backpropagates the loss it returns; the backward in this file is the
+    # line to change, not the call that reached the imported code
+    _write(tmp_path, {"mini_trainer.py": MINI_TRAINER, "main.py": PENALTY_TRAINER})
+    [f] = _check(tmp_path / "main.py").findings
+    trainer = str(tmp_path / "mini_trainer.py")
+    assert (f.code, f.span.start.line, f.span.start.column) == ("GG101", 10, 8)
+    assert [(r.span.path, r.span.start.line, r.message.render()) for r in f.related] == [
+        (trainer, 11, "it happens here, in mini_trainer.py"),
+        (trainer, 10, "graph of `loss` built here")]
