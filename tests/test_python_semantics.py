@@ -1807,3 +1807,61 @@ def test_a_class_attribute_is_one_object_for_the_class_and_its_instances():
     own = through_self.replace("    cache = []\n", "    cache = []\n\n    def __init__(self):\n"
                                                    "        self.cache = []\n")
     assert _found(own) == []
+
+
+# forward hooks registered by name over ``sorted(set(STYLE + CONTENT))``: the names of
+# two lists of known strings, concatenated, once each, sorted; the targets captured
+# before the loop keep the graph the first backward frees (raises)
+HOOKS_OVER_SORTED_NAMES = """\
+import torch
+import torch.nn as nn
+
+STYLE = ["conv1", "conv2"]
+CONTENT = ["conv2"]
+
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv1 = nn.Conv2d(3, 4, 3, padding=1)
+        self.conv2 = nn.Conv2d(4, 4, 3, padding=1)
+
+    def forward(self, x):
+        return self.conv2(torch.relu(self.conv1(x)))
+
+
+class Recorder:
+    def __init__(self, model, names):
+        self.acts = {}
+        for name in names:
+            getattr(model, name).register_forward_hook(self._hook(name))
+
+    def _hook(self, name):
+        def hook(module, inputs, output):
+            self.acts[name] = output
+        return hook
+
+
+cnn = Net()
+rec = Recorder(cnn, sorted(set(STYLE + CONTENT)))
+cnn(torch.rand(1, 3, 8, 8))
+targets = {n: rec.acts[n] for n in STYLE}
+img = torch.rand(1, 3, 8, 8, requires_grad=True)
+opt = torch.optim.Adam([img], lr=0.05)
+for step in range(3):
+    opt.zero_grad()
+    cnn(img)
+    loss = sum((rec.acts[n] - targets[n]).pow(2).mean() for n in STYLE)
+    loss.backward()
+    opt.step()
+"""
+
+
+def test_concatenated_and_sorted_lists_of_known_strings_keep_their_elements():
+    assert _found(HOOKS_OVER_SORTED_NAMES) == [
+        ("GG103", 40, "`loss` uses `targets`, built once on line 33 before the loop; the "
+                      "backward on line 40 frees its graph in the first iteration, so the "
+                      "next iteration fails")]
+    detached = HOOKS_OVER_SORTED_NAMES.replace("rec.acts[n] for n in STYLE}",
+                                               "rec.acts[n].detach() for n in STYLE}")
+    assert _found(detached) == []

@@ -39,6 +39,13 @@ def _is_stub(func) -> bool:
     return True
 
 
+def _plain_value(v: Val):
+    """The value of a Python string or int known to the engine, else None."""
+    if v.kind == "scalar" and isinstance(v.ref, tuple) and v.ref[0] == "str":
+        return v.ref[1]
+    return int_of(v)
+
+
 def _module_method_receivers(func) -> frozenset:
     """The names ``func``'s code calls an nn.Module-only method on (torchapi
     MODULE_METHODS: ``net.parameters()``, ``net.eval()``)."""
@@ -176,7 +183,16 @@ class Calls:
                     isinstance(one.ref, tuple) and one.ref[0] == "elem" else None
                 elts = one.elts if one is not None and one.elts else None
                 if elts is not None and func_node.value in ("sorted", "set"):
-                    elts = None  # (an order not known)
+                    # of strings or ints of known value: those (sorted, or once each);
+                    # else an order not known
+                    known = [_plain_value(e) for e in elts]
+                    if func_node.value == "set" or kw or any(k is None for k in known) or \
+                            len({type(k) for k in known}) > 1:
+                        known = None
+                    elts = tuple(e for _, e in sorted(zip(known, elts), key=lambda p: p[0])) \
+                        if known is not None else \
+                        tuple(dict.fromkeys(elts)) if func_node.value == "set" and all(
+                            _plain_value(e) is not None for e in elts) else None
                 elif elts is not None and func_node.value == "reversed":
                     elts = elts[::-1]
                 # ``list(net.parameters())``: the same parameters

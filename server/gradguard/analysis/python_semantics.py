@@ -661,7 +661,13 @@ class PythonSemantics:
                 # ``[0] * n``: a list of n of the same element
                 return replace(left, elts=left.elts * b)
             if left.kind in ("container", "tuple") and op == "Add":
-                return Val("container", left.segs | right.segs, left.leaf or right.leaf)
+                elts = left.elts + right.elts if left.kind == right.kind and \
+                    left.elts is not None and right.elts is not None and \
+                    left.ref is None and right.ref is None and \
+                    len(left.elts) + len(right.elts) <= MAX_ELTS else None
+                # (``STYLE + CONTENT`` of two lists of known elements: those, in order)
+                return Val(left.kind if elts is not None else "container",
+                           left.segs | right.segs, left.leaf or right.leaf, elts=elts)
             if left.kind == right.kind == "scalar":
                 # arithmetic of Python numbers (``total + x.item()``): a number, whose
                 # history is theirs
