@@ -1865,3 +1865,55 @@ def test_concatenated_and_sorted_lists_of_known_strings_keep_their_elements():
     detached = HOOKS_OVER_SORTED_NAMES.replace("rec.acts[n] for n in STYLE}",
                                                "rec.acts[n].detach() for n in STYLE}")
     assert _found(detached) == []
+
+
+def test_optimizers_made_by_a_generator_over_known_modules_train_each_its_own():
+    # SAC (pg-is-all-you-need#30): one optimizer per network, unpacked from a generator;
+    # the critic's step changes weights the actor's retained graph still needs (raises)
+    sac = """\
+import torch
+import torch.nn as nn
+import torch.optim as optim
+
+actor, q1 = nn.Linear(3, 1), nn.Sequential(nn.Linear(1, 4), nn.Tanh(), nn.Linear(4, 1))
+actor_opt, q1_opt = (optim.Adam(m.parameters(), lr=3e-4) for m in (actor, q1))
+for _ in range(2):
+    q = q1(actor(torch.randn(8, 3)))
+    q1_opt.zero_grad()
+    q.pow(2).mean().backward(retain_graph=True)
+    q1_opt.step()
+    actor_opt.zero_grad()
+    (-q.mean()).backward()
+    actor_opt.step()
+"""
+    assert _found(sac) == [
+        ("GG201", 13, "`(-q.mean())` backpropagates through `q1` as it was on line 8, but "
+                      "its parameters were updated in place on line 11")]
+    # the critic stepped after the actor's backward (runs clean)
+    assert _found(sac.replace("    q1_opt.step()\n", "").replace(
+        "    actor_opt.step()\n", "    actor_opt.step()\n    q1_opt.step()\n")) == []
+
+
+def test_a_class_used_as_a_namespace_gives_its_constants():
+    # ``class cfg: class train: iters = 3``: cfg.network.bins is 16 and the loss built
+    # from argmax indices has no graph (CDPN#4: raises at the backward)
+    cdpn = """\
+import torch
+import torch.nn as nn
+
+
+class cfg:
+    class network:
+        bins = 16
+
+
+head = nn.Conv2d(3, cfg.network.bins, 1)
+opt = torch.optim.Adam(head.parameters())
+for _ in range(2):
+    coords = torch.argmax(head(torch.randn(2, 3, 4, 4)), dim=1).float()
+    loss = (2.0 * coords / (cfg.network.bins - 1) - 1.0).abs().mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+"""
+    assert [f[:2] for f in _found(cdpn)] == [("GG401", 16)]

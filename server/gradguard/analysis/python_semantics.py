@@ -194,6 +194,19 @@ class PythonSemantics:
                     ("@", ("class", base.ref.key), node.attr.value)
         return None
 
+    def _nested_class(self, info: ClassInfo, name: str) -> ClassInfo | None:
+        """The class ``name`` defined in the body of class ``info`` of this module (``class
+        cfg: class train: ...``), unless a class of that name is known elsewhere; else
+        None."""
+        body = info.node.body.body if isinstance(info.node.body, cst.IndentedBlock) and \
+            info.gid == self.gid else ()  # (of this module's classes)
+        node = next((st for st in body if isinstance(st, cst.ClassDef) and
+                     st.name.value == name), None)
+        if node is None:
+            return None
+        known = self.classes.get(name if self.gid == "G" else f"{self.gid}.{name}")
+        return self.class_info(node) if known is None or known.node is node else None
+
     def class_slot(self, info: ClassInfo, attr: str):
         """The env key of the class attribute ``attr`` of ``info`` (on the first class of
         its method resolution order that has it bound), None when none has it: a class
@@ -801,6 +814,13 @@ class PythonSemantics:
             key = self.class_slot(base.ref, attr)
             if key is not None:
                 return self.state.env[key].val
+            # a constant of a class used as a namespace (``cfg.train.lr``), a class in it
+            v = self._class_attr(base.ref, attr)
+            if v is not None:
+                return v
+            inner = self._nested_class(base.ref, attr)
+            if inner is not None:
+                return Val("class", ref=inner)
         if base.kind in ("object", "module") and base.ref is not None and \
                 not isinstance(base.ref, str):
             b = self.state.env.get(("@", base.ref, attr))
@@ -939,6 +959,19 @@ class PythonSemantics:
         env, fid = self.state.env, self.frame.id
         bound = [(fid, name) for name in self.code_fact(_comprehension_names, node)]
         bound = [k for k in bound if k not in env]  # (those it binds anew are its own)
+        each_module = self._over_known_modules(node)
+        if each_module is not None:
+            # ``(Adam(m.parameters()) for m in (actor, critic))``, ``[h(x) for h in
+            # self.heads]`` over known modules: the element for each module, in order
+            start = next(self._ids)
+            vals = []
+            for module in each_module:
+                self.store(node.for_in.target, module, node.for_in)
+                vals.append(self.eval(node.elt))
+            for k in bound:
+                self.state.env.pop(k, None)
+            out = self._generated(vals, start, lazy=isinstance(node, cst.GeneratorExp))
+            return replace(out, elts=tuple(vals))
         for comp in self._comp_fors(node.for_in):
             it = self.eval(comp.iter)
             self.store(comp.target, self._iterated(it), comp)
@@ -975,6 +1008,22 @@ class PythonSemantics:
             # (``laterals[i] += up``, ``scores["obj"][mask] = 0``) changes what its op saved
             out = replace(out, store=v.store)
         return out
+
+    def _over_known_modules(self, node) -> list | None:
+        """The modules a list comprehension or generator expression with one ``for`` and
+        no ``if`` walks, when its iterable is a list or tuple of a few known modules
+        (``for m in (self.actor, self.critic)``); else None."""
+        if isinstance(node, cst.DictComp) or node.for_in.inner_for_in is not None or \
+                node.for_in.ifs or not isinstance(node.for_in.iter, (cst.List, cst.Tuple)) or \
+                not all(isinstance(e.value, (cst.Name, cst.Attribute))
+                        for e in node.for_in.iter.elements):
+            return None
+        it = self.eval(node.for_in.iter)
+        mods = list(it.elts or ())
+        if not 2 <= len(mods) <= 8 or not all(
+                m.kind == "module" and isinstance(m.ref, tuple) for m in mods):
+            return None
+        return mods
 
     @staticmethod
     def _comp_fors(comp):
