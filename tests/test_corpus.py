@@ -72,4 +72,4 @@ def test_report_cases_found_and_fixed():
     assert failing == 214 and clean == 367, report
     assert tp >= 205, report
     assert fa == 0, report
-    assert fixed >= 105, report
+    assert fixed >= 120, report
