@@ -383,7 +383,7 @@ def test_every_field_of_the_model_is_carried():
 
     carried = {Finding: {"code", "span", "message", "related", "fixes"},
                Fix: {"title", "edits", "preferred", "applicability"},
-               Edit: {"span", "new_text"}, Related: {"span", "message"},
+               Edit: {"span", "new_text"}, Related: {"span", "message", "backward"},
                Message: {"msgid", "args"}, SyntaxProblem: {"pos", "message"},
                FileResult: {"findings", "syntax_error", "errors", "deps"},
                EngineError: {"kind", "where", "root", "span", "message"},

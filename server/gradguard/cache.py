@@ -59,9 +59,10 @@ from gradguard.fixes import split_lines
 CACHE_ENV = "GRADGUARD_CACHE_DIR"
 """The environment variable that overrides the cache root folder."""
 
-FORMAT = 3
+FORMAT = 4
 """Version of the entry layout; part of the fingerprint (2: internal errors are objects
-with their kind, place and span, no longer strings; 3: ``deps``, and spans in them)."""
+with their kind, place and span, no longer strings; 3: ``deps``, and spans in them; 4:
+a related location's ``backward`` flag)."""
 
 MAX_ENTRY_BYTES = 8 * 2**20
 """Entries are read up to this size (8 MiB; real ones are a few kB); a larger file is
@@ -317,8 +318,8 @@ def _encode_result(r: FileResult) -> dict:
     return {
         "findings": [{
             "code": f.code, "span": _span(f.span), "message": _message(f.message),
-            "related": [{"span": _span(x.span), "message": _message(x.message)}
-                        for x in f.related],
+            "related": [{"span": _span(x.span), "message": _message(x.message),
+                         "backward": x.backward} for x in f.related],
             "fixes": [{"title": _message(x.title), "preferred": x.preferred,
                        "applicability": x.applicability,
                        "edits": [{"span": _span(e.span), "new_text": e.new_text}
@@ -459,8 +460,9 @@ class _Decoder:
         if code not in self.codes:
             raise _Invalid("unknown rule code")
         return Finding(code, self.span(span), self.message(message), tuple(
-            Related(self.span(s, local=False), self.message(m))
-            for s, m in (self.fields(r, "span", "message") for r in self.typed(related, list))),
+            Related(self.span(s, local=False), self.message(m), self.typed(b, bool))
+            for s, m, b in (self.fields(r, "span", "message", "backward")
+                            for r in self.typed(related, list))),
             tuple(self.fix(x) for x in self.typed(fixes, list)))
 
     def error(self, value: object) -> EngineError:
