@@ -12,7 +12,7 @@ from gradguard.analysis import torchapi as T
 from gradguard.analysis.events import Accumulation, Backward, Hazard, InplaceHazard, NoGraph
 from gradguard.analysis.frames import is_global, literal_truth
 from gradguard.analysis.values import (EMPTY, Binding, Cut, Free, Seg, Val, heads, join_all,
-                                       made_tensor, merge_src)
+                                       made_tensor, merge_src, store_parts)
 
 
 class AutogradEffects:
@@ -521,10 +521,9 @@ def _arg_node(pos, kw, name: str, idx: int | None):
 
 def _made_before(store, pass_id: int) -> bool:
     """Whether a tensor's storage (``("t", id)``: ids and loop passes are numbered by one
-    counter) was made before the loop pass ``pass_id`` began."""
-    if isinstance(store, tuple) and store[0] == "join":
-        return _made_before(store[1], pass_id) and _made_before(store[2], pass_id)
-    return isinstance(store, tuple) and store[0] == "t" and store[1] < pass_id
+    counter; each side of a join) was made before the loop pass ``pass_id`` began."""
+    return all(isinstance(s, tuple) and s[0] == "t" and s[1] < pass_id
+               for s in store_parts(store))
 
 
 def _detached(v: Val) -> bool:

@@ -39,6 +39,18 @@ def _is_stub(func) -> bool:
     return True
 
 
+def _sorted_or_set(name: str, elts: tuple) -> tuple | None:
+    """The elements of ``sorted(xs)`` / ``set(xs)`` of strings or of ints of known value
+    (``sorted(set(STYLE + CONTENT))``): sorted, or each once in the order given; None
+    for other elements (an order not known)."""
+    known = [_plain_value(e) for e in elts]
+    if None in known or len({type(k) for k in known}) > 1:
+        return None
+    if name == "set":
+        return tuple(dict.fromkeys(elts))
+    return tuple(e for _, e in sorted(zip(known, elts), key=lambda p: p[0]))
+
+
 def _plain_value(v: Val):
     """The value of a Python string or int known to the engine, else None."""
     if v.kind == "scalar" and isinstance(v.ref, tuple) and v.ref[0] == "str":
@@ -183,16 +195,7 @@ class Calls:
                     isinstance(one.ref, tuple) and one.ref[0] == "elem" else None
                 elts = one.elts if one is not None and one.elts else None
                 if elts is not None and func_node.value in ("sorted", "set"):
-                    # of strings or ints of known value: those (sorted, or once each);
-                    # else an order not known
-                    known = [_plain_value(e) for e in elts]
-                    if func_node.value == "set" or kw or any(k is None for k in known) or \
-                            len({type(k) for k in known}) > 1:
-                        known = None
-                    elts = tuple(e for _, e in sorted(zip(known, elts), key=lambda p: p[0])) \
-                        if known is not None else \
-                        tuple(dict.fromkeys(elts)) if func_node.value == "set" and all(
-                            _plain_value(e) is not None for e in elts) else None
+                    elts = _sorted_or_set(func_node.value, elts)
                 elif elts is not None and func_node.value == "reversed":
                     elts = elts[::-1]
                 # ``list(net.parameters())``: the same parameters

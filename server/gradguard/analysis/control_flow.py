@@ -369,7 +369,7 @@ class ControlFlow:
             elements = list(it.elts)
             unroll = True
         else:
-            elements = self._module_sequence(stmt.iter)
+            elements = self._module_sequence(stmt.iter, it)
             if elements is None:
                 return False
         saved_exits, saved_passes = self._loop_exits, self.unrolled_passes
@@ -411,24 +411,20 @@ class ControlFlow:
                 for e in it.elts) and \
             isinstance(func, cst.FunctionDef) and func.name.value == "__init__"
 
-    def _module_sequence(self, node) -> list | None:
+    def _module_sequence(self, node, it: Val) -> list | None:
         """``for layer in self.layers`` (``enumerate(self.layers)``) over an
         ``nn.Sequential`` / ``ModuleList`` of several known children: the children in
         order (with their index), so that each runs as itself (a frozen conv, an in-place
-        ReLU) rather than as a module not known; or over an ``nn.ModuleDict``'s known
-        children (``for name, layer in md.items()``, ``md.values()``), in order; else None."""
+        ReLU) rather than as a module not known; or over the known modules of an
+        ``nn.ModuleDict`` or a dict (``for name, layer in md.items()``, ``md.values()``: ``it``, the header's
+        value), in order; else None."""
         if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and \
                 node.func.attr.value in ("items", "values") and not node.args:
-            recv = self.eval(node.func.value)
-            if recv.kind != "module" or not isinstance(recv.ref, tuple) or \
-                    recv.ref[:2] != ("nn", "ModuleDict"):
-                return None
-            kids = self.eval(node).elts
-            mods = [k.elts[1] if k.kind == "tuple" else k for k in kids or ()]
+            mods = [k.elts[1] if k.kind == "tuple" and k.elts else k for k in it.elts or ()]
             if not 2 <= len(mods) <= 64 or \
                     not all(k.kind == "module" and isinstance(k.ref, tuple) for k in mods):
                 return None
-            return list(kids)
+            return list(it.elts)
         numbered = isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and \
             node.func.value == "enumerate" and len(node.args) == 1 and not node.args[0].keyword
         seq = node.args[0].value if numbered else node

@@ -959,7 +959,8 @@ class PythonSemantics:
         env, fid = self.state.env, self.frame.id
         bound = [(fid, name) for name in self.code_fact(_comprehension_names, node)]
         bound = [k for k in bound if k not in env]  # (those it binds anew are its own)
-        each_module = self._over_known_modules(node)
+        first = self.eval(node.for_in.iter)
+        each_module = self._over_known_modules(node, first)
         if each_module is not None:
             # ``(Adam(m.parameters()) for m in (actor, critic))``, ``[h(x) for h in
             # self.heads]`` over known modules: the element for each module, in order
@@ -973,7 +974,7 @@ class PythonSemantics:
             out = self._generated(vals, start, lazy=isinstance(node, cst.GeneratorExp))
             return replace(out, elts=tuple(vals))
         for comp in self._comp_fors(node.for_in):
-            it = self.eval(comp.iter)
+            it = first if comp is node.for_in else self.eval(comp.iter)
             self.store(comp.target, self._iterated(it), comp)
             for cond in comp.ifs:
                 self.eval(cond.test)
@@ -1009,16 +1010,14 @@ class PythonSemantics:
             out = replace(out, store=v.store)
         return out
 
-    def _over_known_modules(self, node) -> list | None:
+    @staticmethod
+    def _over_known_modules(node, it: Val) -> list | None:
         """The modules a list comprehension or generator expression with one ``for`` and
-        no ``if`` walks, when its iterable is a list or tuple of a few known modules
-        (``for m in (self.actor, self.critic)``); else None."""
+        no ``if`` walks, when its iterable (``it``) is a literal list or tuple of a few
+        known modules (``for m in (self.actor, self.critic)``); else None."""
         if isinstance(node, cst.DictComp) or node.for_in.inner_for_in is not None or \
-                node.for_in.ifs or not isinstance(node.for_in.iter, (cst.List, cst.Tuple)) or \
-                not all(isinstance(e.value, (cst.Name, cst.Attribute))
-                        for e in node.for_in.iter.elements):
+                node.for_in.ifs or not isinstance(node.for_in.iter, (cst.List, cst.Tuple)):
             return None
-        it = self.eval(node.for_in.iter)
         mods = list(it.elts or ())
         if not 2 <= len(mods) <= 8 or not all(
                 m.kind == "module" and isinstance(m.ref, tuple) for m in mods):
