@@ -1138,3 +1138,53 @@ def test_layers_named_in_an_ordered_dict_run_in_their_order():
     # dict(pairs) is the same dict as OrderedDict(pairs)
     as_dict = SEQUENTIAL_OF_NAMED_LAYERS.replace("nn.Sequential(OrderedDict(", "nn.Sequential(dict(")
     assert _only(as_dict, "GG202").span.start.line == 9
+
+
+SUBCLASSED_CONTAINER = """import torch
+import torch.nn as nn
+
+
+class Head(nn.Sequential):
+    def __init__(self, d):
+        super().__init__(*[nn.Linear(d, d), nn.Sigmoid()])
+
+
+class Critic(Head):
+    def forward(self, s, a):
+        return super().forward(torch.cat((s, a), dim=-1))
+
+
+class Stack(nn.ModuleList):
+    def __init__(self, d):
+        super().__init__([nn.Linear(d, d), nn.Sigmoid()])
+
+    def forward(self, x):
+        for layer in self:
+            x = layer(x)
+        return x
+
+
+x = torch.randn(2, 4)
+out = {call}
+out.mul_(2)
+out.sum().backward()
+"""
+
+
+def test_a_subclass_of_sequential_runs_the_children_its_init_gave_to_super():
+    # torch/nn/modules/container.py: Sequential.__init__(*args) adds each as a child and
+    # Sequential.forward runs them in order; Sigmoid's backward needs its result
+    for call, saver, line in (("Head(4)(x)", "Head(4)(x)", 26),
+                              ("Critic(4)(x[:, :2], x[:, 2:])",
+                               "super().forward(torch.cat((s, a), dim...", 12),
+                              ("Stack(4)(x)", "layer(x)", 21)):
+        f = _only(SUBCLASSED_CONTAINER.format(call=call), "GG202")
+        assert f.span.start.line == 27
+        assert f.message.render() == (
+            f"In-place change of `out`, which `{saver}` (line {line}) saved for backward")
+
+
+def test_a_subclass_of_sequential_ending_in_a_module_that_saves_its_input_is_quiet():
+    src = SUBCLASSED_CONTAINER.replace("nn.Sigmoid()", "nn.Tanhshrink()")
+    for call in ("Head(4)(x)", "Critic(4)(x[:, :2], x[:, 2:])", "Stack(4)(x)"):
+        assert analyze(src.format(call=call)).findings == (), call

@@ -453,7 +453,8 @@ class Calls:
             return named_tuple(info.fields, pos, kw)
         if init is not None:
             self.call_ref(call, self.method_ref(init, info), pos, kw, obj)
-        elif info.fields is not None:
+            return self.with_children(obj)
+        if info.fields is not None:
             # a @dataclass's generated __init__: fields from the arguments, in order
             # (the others keep their class-level defaults)
             given = dict(zip(info.fields, (v for v, _ in pos)))
@@ -481,7 +482,7 @@ class Calls:
             for k, b in list(self.state.env.items()):
                 if k[0] == "@" and k[1] == obj.ref:
                     self.state.env[k] = Binding(self._strip(b.val), b.stmt)
-        return obj
+        return self.with_children(obj)
 
     def _class_of(self, v: Val) -> ClassInfo | None:
         if v.ref is None or isinstance(v.ref, str):
@@ -520,12 +521,15 @@ class Calls:
         key = name if self.gid == "G" else f"{self.gid}.{name}"
         if key in self.classes and self.classes[key].node is node:
             return self.classes[key]
-        bases, short = [], []
+        bases, short, container = [], [], None
         for a in node.bases:
             if a.keyword is not None:
                 continue
             written = dotted(a.value) or ""
             short.append(written.rsplit(".", 1)[-1])
+            path = self._path_of(a.value) or ""
+            if path.startswith("torch.nn.") and short[-1] in T.MODULE_CONTAINERS:
+                container = short[-1]
             at = (self.gid, written)
             val = self.read(at) if at in self.state.env else \
                 self._forced(self.global_env[at].val) if at in self.global_env else None
@@ -552,8 +556,10 @@ class Calls:
         known = [self.classes[b] for b in bases if b in self.classes]
         is_module = any(b in T.MODULE_BASES for b in short) or any(c.is_module for c in known)
         is_opt = any(b == "Optimizer" for b in short) or any(c.is_optimizer for c in known)
+        container = container or next((c.container for c in known if c.container), None)
         info = ClassInfo(node, methods, bases, is_module, is_opt, key, self.gid, attrs,
-                         tuple(fields) if is_dataclass or "NamedTuple" in short else None)
+                         tuple(fields) if is_dataclass or "NamedTuple" in short else None,
+                         container)
         self.classes[key] = info
         return info
 

@@ -77,6 +77,7 @@ class ClassInfo:
     gid: str = "G"
     attrs: dict = field(default_factory=dict)  # class-level ``name = value``: value node
     fields: tuple | None = None  # a @dataclass's fields (annotated names), in order; None: not one
+    container: str | None = None  # the torch.nn container it derives from ("Sequential")
 
 
 @dataclass(frozen=True)

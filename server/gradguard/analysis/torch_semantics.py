@@ -110,7 +110,9 @@ class TorchSemantics:
         self._note_stale(pos)
         ref = callee.ref if isinstance(callee.ref, tuple) else None
         name = ref[1] if ref is not None and ref[0] == "nn" else None
-        if name == "Sequential" and callee.elts and len(pos) == 1:
+        info = self._class_of(callee) if name is None else None
+        if (name == "Sequential" or info is not None and info.container == "Sequential") \
+                and callee.elts and len(pos) == 1:
             # a Sequential runs its children in order, each on the previous one's result
             v, node = pos[0]
             self.container_calls.add(id(call))
@@ -436,6 +438,31 @@ class TorchSemantics:
             return None
         return tuple(children)
 
+    def _container_init(self, call: cst.Call, pos) -> None:
+        """``super().__init__(*layers)`` in a subclass of nn.Sequential / nn.ModuleList:
+        the object holds those children in order, as the container does
+        (torch/nn/modules/container.py): its attributes "0", "1", ..., its submodules,
+        and (:meth:`with_children`) the elements its call runs and a loop visits."""
+        obj = self.frame.self_obj
+        info = self._class_of(obj) if obj is not None else None
+        if info is None or info.container is None:
+            return
+        children = self._module_children(call, info.container, pos)
+        if not children:
+            return
+        self.submodules.setdefault(obj.ref, set()).update(
+            r for c in children for r in module_refs(c))
+        for i, child in enumerate(children):
+            self.state.env[("@", obj.ref, str(i))] = Binding(child, self.frame.stmt)
+        self.state.env[("@", obj.ref, CHILDREN)] = Binding(Val("container", elts=children),
+                                                            self.frame.stmt)
+
+    def with_children(self, obj: Val) -> Val:
+        """An instance of a subclass of an nn container, with the children its
+        ``__init__`` gave it as elements (see :meth:`_container_init`)."""
+        held = self.state.env.get(("@", obj.ref, CHILDREN))
+        return replace(obj, elts=held.val.elts) if held is not None else obj
+
     def _grow_container(self, node, recv: Val, attr: str, pos) -> Val:
         """``layers.append(m)`` / ``extend([a, b])`` / ``add_module("conv", m)`` on an
         nn.ModuleList or nn.Sequential whose children are known: they run (are indexed)
@@ -728,8 +755,16 @@ class TorchSemantics:
         if attr == "__init__" and _is_super(func.value):
             # a base's __init__ the engine does not know (``nn.Module.__init__``): not
             # the running class's own again
-            self._args(call)
+            pos, kw = self._args(call)
+            if not kw:
+                self._container_init(call, pos)
             return NONE
+        if attr == "forward" and _is_super(func.value) and self.frame.self_obj is not None:
+            info = self._class_of(self.frame.self_obj)
+            if info is not None and info.container == "Sequential":
+                # ``super().forward(x)`` of a subclass of nn.Sequential: its children in order
+                pos, _ = self._args(call)
+                return self.module_call(call, self.frame.self_obj, pos)
         recv = self.eval(func.value)
         if recv.kind == "ns":
             pos, kw = self._args(call)
@@ -1213,6 +1248,11 @@ def _copyable(ref) -> bool:
     """Whether ``copy.deepcopy`` of a module with this ref is modelled: a torch.nn module
     or an object of a class of the user's (not one known only from its methods)."""
     return _ref_kind(ref) in ("nn", "obj")
+
+
+# the attribute under which an instance of a subclass of an nn container keeps its
+# children (not a Python name: no program's attribute can collide with it)
+CHILDREN = "<children>"
 
 
 def _is_super(expr) -> bool:
