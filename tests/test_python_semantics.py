@@ -1917,3 +1917,133 @@ for _ in range(2):
     opt.step()
 """
     assert [f[:2] for f in _found(cdpn)] == [("GG401", 16)]
+
+
+AGENTS = """\
+import torch
+import torch.nn as nn
+import torch.optim as optim
+
+
+class Actor(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(4, 4)
+        self.pi = nn.Linear(4, 2)
+        self.optimizer = optim.Adam(self.parameters(), lr=0.1)
+
+    def forward(self, state):
+        return torch.softmax(self.pi(self.fc(state)), dim=1)
+
+
+class Agent:
+    def __init__(self, i):
+        self.actor = Actor()
+
+
+{agents}
+mu = torch.cat([agent.actor(torch.randn(2, 4)) for agent in agents], dim=1)
+for agent in agents:
+    loss = -torch.mean(mu)
+    agent.actor.optimizer.zero_grad()
+    loss.backward(retain_graph=True)
+    agent.actor.optimizer.step()
+"""
+
+
+@pytest.mark.parametrize("agents", [
+    "agents = [Agent(0), Agent(1), Agent(2)]",
+    "agents = (Agent(0), Agent(1))",
+    "agents = [Agent(i) for i in range(3)]",
+    "n_agents = 2\nagents = [Agent(i) for i in range(n_agents)]"])
+def test_a_loop_over_a_list_of_known_objects_runs_each_element_as_itself(agents):
+    # MADDPG (1710): the first agent's step changes weights that the joint actions built
+    # before the loop saved; the next agent's backward raises. Each pass of the
+    # comprehension builds an Agent of its own
+    src = AGENTS.format(agents=agents)
+    line = src.splitlines().index("    loss.backward(retain_graph=True)") + 1
+    assert _found(src) == [
+        ("GG201", line, f"`loss` backpropagates through `self.pi` as it was on line 14, "
+                        f"but its parameters were updated in place on line {line + 1}")]
+    # each agent's joint actions built in its own pass: runs clean
+    rebuilt = src.replace("    loss = -torch.mean(mu)", "    mu = torch.cat([a.actor(torch.randn("
+                          "2, 4)) for a in agents], dim=1)\n    loss = -torch.mean(mu)")
+    assert _found(rebuilt) == []
+
+
+def test_load_state_dict_overwrites_the_parameters_a_graph_saved():
+    # torch/nn/modules/module.py: param.copy_(input_param) under no_grad; a backward
+    # through a forward of the target network from before the copy raises
+    src = """\
+import torch
+import torch.nn as nn
+
+net = nn.Sequential(nn.Linear(4, 4), nn.Linear(4, 1))
+target = nn.Sequential(nn.Linear(4, 4), nn.Linear(4, 1))
+for target_net, source in ((target, net),):
+    pass
+for step in range(3):
+    y = target(torch.randn(2, 4))
+    target.load_state_dict(net.state_dict())
+    y.sum().backward()
+"""
+    assert _found(src) == [
+        ("GG201", 11, "`y.sum()` backpropagates through `target` as it was on line 9, "
+                      "but its parameters were updated in place on line 10")]
+    assert _found(src.replace("    y.sum().backward()\n", "").replace(
+        "    target.load_state_dict", "    y.sum().backward()\n    target.load_state_dict")) == []
+
+
+COMPRESSION = """\
+import torch
+import torch.nn as nn
+
+
+class Attn(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.q = nn.Linear(4, 4)
+        self.compress = nn.Linear(4, 4)
+
+    def forward(self, x):
+        return self.q(x), self.compress(x.detach()).sum()
+
+
+class Net(nn.Module):
+    def __init__(self, depth):
+        super().__init__()
+        self.layers = nn.ModuleList([Attn() for _ in range(depth)])
+
+    def compression_parameters(self):
+        return [p for layer in self.layers for p in layer.compress.parameters()]
+
+    def forward(self, x):
+        for layer in self.layers:
+            x, aux = layer(x)
+        return x
+
+
+net = Net(2)
+opt = torch.optim.Adam(PARAMS)
+for _ in range(3):
+    loss = net(torch.randn(2, 4)).sum()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+"""
+
+
+@pytest.mark.parametrize("params", ["net.compression_parameters()",
+                                    "net.layers[0].compress.parameters()"])
+def test_the_attribute_of_one_of_several_known_modules_is_each_ones(params):
+    # compressive-transformer (1712): the auxiliary loss is dropped, so the compression
+    # networks of both layers (each built by its own pass) never get a gradient
+    assert _found(COMPRESSION.replace("PARAMS", params)) == [
+        ("GG402", 35, f"`opt` steps the parameters of `{params.removesuffix('.parameters()')}`, "
+                      "but no backward of this loop reaches them (their way to the loss is "
+                      "cut, or the loss is built from other modules), so their gradients "
+                      f"stay None and `{params.removesuffix('.parameters()')}` does not train")]
+    used = COMPRESSION.replace("PARAMS", params).replace(
+        "loss = net(torch.randn(2, 4)).sum()", "loss = net(torch.randn(2, 4)).sum() + sum("
+        "layer(torch.randn(2, 4))[1] for layer in net.layers)")
+    assert _found(used) == []

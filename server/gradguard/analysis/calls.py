@@ -207,8 +207,10 @@ class Calls:
                 # an element is a tuple: (index, element) / one element of each iterable
                 of = vals[:1] if func_node.value == "enumerate" else vals
                 v = join_all(vals)
-                if all(x.elts is not None and x.kind in ("container", "tuple") for x in of):
-                    # of iterables of known elements: the known tuples, in order
+                if all(x.elts is not None and x.kind in ("container", "tuple", "module")
+                       for x in of):
+                    # of iterables of known elements (an nn.ModuleList's children too):
+                    # the known tuples, in order
                     rows = zip(*(x.elts for x in of))
                     items = tuple(Val("tuple", join_all(r).segs, any(e.leaf for e in r),
                                       elts=(SCALAR,) * (func_node.value == "enumerate") + r)

@@ -17,7 +17,7 @@ from gradguard.analysis.frames import LOOP_PASSES, MAX_LOOP_NESTING, LoopCtx, ch
 from gradguard.analysis.python_semantics import MAX_ELTS, int_of, known_int, names_in, \
     range_length
 from gradguard.analysis.values import EMPTY, NONE, SCALAR, UNKNOWN, Binding, Cond, State, Val, \
-    dict_items, join_states
+    dict_items, join_states, known_object
 
 
 def _is_main_guard(test) -> bool:
@@ -413,7 +413,9 @@ class ControlFlow:
 
     def _module_sequence(self, node, it: Val) -> list | None:
         """``for layer in self.layers`` (``enumerate(self.layers)``) over an
-        ``nn.Sequential`` / ``ModuleList`` of several known children: the children in
+        ``nn.Sequential`` / ``ModuleList``, a list or a tuple of several known modules
+        or objects, or of tuples of them (``for net in (actor, critic)``, ``for agent in
+        agents``, ``for target, source in ((t_actor, actor), (t_critic, critic))``): them in
         order (with their index), so that each runs as itself (a frozen conv, an in-place
         ReLU) rather than as a module not known; or over the known modules of an
         ``nn.ModuleDict`` or a dict (``for name, layer in md.items()``, ``md.values()``: ``it``, the header's
@@ -427,14 +429,14 @@ class ControlFlow:
             return list(it.elts)
         numbered = isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and \
             node.func.value == "enumerate" and len(node.args) == 1 and not node.args[0].keyword
-        seq = node.args[0].value if numbered else node
-        if not isinstance(seq, (cst.Name, cst.Attribute)) or (
-                numbered and self.lookup_key("enumerate") is not None):
+        if numbered and (self.lookup_key("enumerate") is not None or
+                         not isinstance(node.args[0].value, (cst.Name, cst.Attribute))):
             return None
-        v = self.eval(seq)
-        kids = v.elts if v.kind == "module" else None
-        if not kids or not 2 <= len(kids) <= 64 or \
-                not all(k.kind == "module" and isinstance(k.ref, tuple) for k in kids):
+        v = self.eval(node.args[0].value) if numbered else it
+        kids = v.elts if v.kind in ("module", "container", "tuple") else None
+        if not kids or not 2 <= len(kids) <= 64 or not all(known_object(k) or (
+                k.kind == "tuple" and k.elts and all(map(known_object, k.elts)))
+                for k in kids):
             return None
         if not numbered:
             return list(kids)

@@ -15,7 +15,7 @@ from gradguard.analysis.frames import (ClassInfo, FuncRef, TupleType, children_o
                                        is_global, literal_int, string_value)
 from gradguard.analysis.values import (EMPTY, Alts, NONE, SCALAR, UNKNOWN, Binding,
                                        Cut, Val, dict_items, dict_sure_keys, element_shape, join,
-                                       join_all, merge_src, module_refs,
+                                       join_all, known_object, merge_src, module_refs,
                                        param_owners, store_parts)
 
 
@@ -821,6 +821,11 @@ class PythonSemantics:
             inner = self._nested_class(base.ref, attr)
             if inner is not None:
                 return Val("class", ref=inner)
+        if base.kind in ("object", "module") and isinstance(base.ref, Alts):
+            # one of a few known objects (``for layer in layers`` where passes joined):
+            # that attribute of each, joined
+            return join_all([self.attribute(Val(base.kind, ref=r), attr, node)
+                             for r in base.ref.options])
         if base.kind in ("object", "module") and base.ref is not None and \
                 not isinstance(base.ref, str):
             b = self.state.env.get(("@", base.ref, attr))
@@ -960,15 +965,24 @@ class PythonSemantics:
         bound = [(fid, name) for name in self.code_fact(_comprehension_names, node)]
         bound = [k for k in bound if k not in env]  # (those it binds anew are its own)
         first = self.eval(node.for_in.iter)
-        each_module = self._over_known_modules(node, first)
-        if each_module is not None:
+        each = self._over_known_modules(node, first)
+        passes = each is None and self._builds_each(node, first)
+        if passes:
+            each = [known_int(i) for i in range(*first.ref[2])]
+        if each is not None:
             # ``(Adam(m.parameters()) for m in (actor, critic))``, ``[h(x) for h in
-            # self.heads]`` over known modules: the element for each module, in order
+            # self.heads]`` over known modules: the element for each module, in order;
+            # ``[Agent(i) for i in range(3)]``: each pass builds an object of its own
             start = next(self._ids)
-            vals = []
-            for module in each_module:
-                self.store(node.for_in.target, module, node.for_in)
-                vals.append(self.eval(node.elt))
+            vals, saved_passes = [], self.unrolled_passes
+            for k, element in enumerate(each):
+                if passes:
+                    self.unrolled_passes = saved_passes + ((id(node), k),)
+                try:
+                    self.store(node.for_in.target, element, node.for_in)
+                    vals.append(self.eval(node.elt))
+                finally:
+                    self.unrolled_passes = saved_passes
             for k in bound:
                 self.state.env.pop(k, None)
             out = self._generated(vals, start, lazy=isinstance(node, cst.GeneratorExp))
@@ -1012,17 +1026,30 @@ class PythonSemantics:
 
     @staticmethod
     def _over_known_modules(node, it: Val) -> list | None:
-        """The modules a list comprehension or generator expression with one ``for`` and
-        no ``if`` walks, when its iterable (``it``) is a literal list or tuple of a few
-        known modules (``for m in (self.actor, self.critic)``); else None."""
+        """The modules or objects a list comprehension or generator expression with one
+        ``for`` and no ``if`` walks, when its iterable (``it``) is a list or tuple of a few
+        known ones, or of tuples with one (``for m in (self.actor, self.critic)``, ``for
+        agent in agents``, ``for x, conv in zip(xs, self.convs)``); else None."""
         if isinstance(node, cst.DictComp) or node.for_in.inner_for_in is not None or \
-                node.for_in.ifs or not isinstance(node.for_in.iter, (cst.List, cst.Tuple)):
+                node.for_in.ifs or it.kind not in ("container", "tuple"):
             return None
         mods = list(it.elts or ())
-        if not 2 <= len(mods) <= 8 or not all(
-                m.kind == "module" and isinstance(m.ref, tuple) for m in mods):
+        if not 2 <= len(mods) <= 8 or not all(known_object(m) or (
+                m.kind == "tuple" and m.elts and any(map(known_object, m.elts)))
+                for m in mods):
             return None
         return mods
+
+    @staticmethod
+    def _builds_each(node, it: Val) -> bool:
+        """A list comprehension or generator expression with one ``for`` and no ``if``
+        over a ``range`` of a few known ints whose element is a call
+        (``[Agent(dims[i]) for i in range(n_agents)]``): each pass builds its own
+        object, so the passes are run one by one."""
+        n = range_length(it)
+        return not isinstance(node, cst.DictComp) and node.for_in.inner_for_in is None and \
+            not node.for_in.ifs and isinstance(node.elt, cst.Call) and \
+            n is not None and 2 <= n <= 8 and len(it.ref) == 3
 
     @staticmethod
     def _comp_fors(comp):

@@ -14,6 +14,7 @@ from gradguard.analysis.events import DiscardedDetach, Step
 from gradguard.analysis.frames import (ClassInfo, FuncRef, LoopCtx, Partial, Trained,
                                        TupleType, calls_in, children_of, tuple_fields,
                                        dotted, is_global, literal_truth, string_value)
+from gradguard.analysis.python_semantics import MAX_ELTS
 from gradguard.analysis.values import (EMPTY, NONE, SCALAR, UNKNOWN, Alts, Binding, Cut, Val,
                                        dict_items, dict_of_pairs, element_shape, join, join_all,
                                        list_elements, merge_src, module_refs, param_owners)
@@ -564,8 +565,9 @@ class TorchSemantics:
             if isinstance(sub.func, cst.Attribute) and sub.func.attr.value in (
                     "parameters", "named_parameters"):
                 name = dotted(sub.func.value)
-                if name is None and isinstance(sub.func.value, cst.Subscript):
-                    # ``Adam(actors[0].parameters())``: named as written
+                if name is None and isinstance(sub.func.value, (cst.Subscript, cst.Attribute)):
+                    # ``Adam(actors[0].parameters())``, ``net.layers[0].compress``: named
+                    # as written
                     name = cst.Module([]).code_for_node(sub.func.value)
                 if name:
                     names.add(name)
@@ -694,7 +696,10 @@ class TorchSemantics:
         had = frozenset() if recv.elts == () else param_owners(recv)
         added = param_owners(pos[0][0]) if one else None
         store = ("params", had | added) if had is not None and added else None
-        out = Val("container", new.segs, new.leaf, shape, each=each, store=store)
+        # a list of known elements (``losses = []``) appended to: one more, at the end
+        elts = recv.elts + (pos[0][0],) if attr == "append" and one and not weak and \
+            recv.elts is not None and len(recv.elts) < MAX_ELTS else None
+        out = Val("container", new.segs, new.leaf, shape, elts, each=each, store=store)
         if weak:
             out = replace(join(recv, out), store=store)
         self.state.env[key] = Binding(out, old.stmt if old else self.frame.stmt)
@@ -870,6 +875,12 @@ class TorchSemantics:
             if attr == "zero_grad" and isinstance(recv.ref, tuple):
                 flag = kw.get("set_to_none") or (pos[0] if pos else None)
                 self._module_zero_grad(call, recv.ref, flag)
+            if attr == "load_state_dict" and isinstance(recv.ref, tuple):
+                # each parameter is overwritten in place (``param.copy_(input_param)``
+                # under no_grad, torch/nn/modules/module.py): what a graph saved of them
+                # is stale for its backward
+                for r in self._descendants({recv.ref}):
+                    self.bump(Val("tensor", store=("param", r)), call)
             if attr == "requires_grad_" and isinstance(recv.ref, tuple):
                 self.set_frozen(recv.ref, literal_truth(pos[0][1]) if pos else True, call)
             if attr in ("to", "cuda", "cpu", "train", "eval", "float", "double",

@@ -272,6 +272,11 @@ def element_shape(container: Val, added: Val):
     return _same_shape(old[1], added)
 
 
+def known_object(v: Val) -> bool:
+    """A module, or an object of a class of the user's, whose identity is known."""
+    return v.kind in ("module", "object") and isinstance(v.ref, tuple)
+
+
 def list_elements(v: Val) -> tuple | None:
     """The elements of a list: those of known shape, or the one module a list of
     appended modules stands for (``nn.Sequential(*stages)``); else None."""
