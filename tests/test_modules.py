@@ -1188,3 +1188,25 @@ def test_a_subclass_of_sequential_ending_in_a_module_that_saves_its_input_is_qui
     src = SUBCLASSED_CONTAINER.replace("nn.Sigmoid()", "nn.Tanhshrink()")
     for call in ("Head(4)(x)", "Critic(4)(x[:, :2], x[:, 2:])", "Stack(4)(x)"):
         assert analyze(src.format(call=call)).findings == (), call
+
+
+def test_an_in_place_change_in_a_module_method_that_runs_the_backward_there_is_found():
+    # the method keeps its graph to itself, but its own backward walks the changed node
+    src = """import torch
+import torch.nn as nn
+
+
+class Head(nn.Module):
+    def fit(self):
+        out = torch.exp(torch.randn(3, requires_grad=True))
+        out.mul_(2)
+        BACKWARD
+
+
+Head().fit()
+"""
+    f = _only(src.replace("BACKWARD", "out.sum().backward()"), "GG202")
+    assert (f.span.start.line, f.message.render()) == (
+        8, "In-place change of `out`, which `torch.exp(torch.randn(3, requires_gra...` (line 7) "
+           "saved for backward")
+    assert analyze(src.replace("BACKWARD", "print(out)")).findings == ()

@@ -2047,3 +2047,30 @@ def test_the_attribute_of_one_of_several_known_modules_is_each_ones(params):
         "loss = net(torch.randn(2, 4)).sum()", "loss = net(torch.randn(2, 4)).sum() + sum("
         "layer(torch.randn(2, 4))[1] for layer in net.layers)")
     assert _found(used) == []
+
+
+def test_a_class_defined_twice_is_analysed_in_both_definitions():
+    # tsai's layers.py defines RevIN twice: the methods of the first definition are
+    # roots too, and reading its bases there (no frame runs) raised IndexError
+    src = """\
+import torch
+import torch.nn as nn
+
+
+class Head(nn.Sequential):
+    def __init__(self):
+        super().__init__(nn.Linear(4, 4), nn.Sigmoid())
+
+    def fit(self):
+        out = torch.sigmoid(torch.randn(3, requires_grad=True))
+        out.mul_(2)
+        out.sum().backward()
+
+
+class Head(nn.Module):
+    def forward(self, x):
+        return x
+"""
+    assert _found(src) == [
+        ("GG202", 11, "In-place change of `out`, which `torch.sigmoid(torch.randn(3, "
+                      "requires...` (line 10) saved for backward")]

@@ -310,6 +310,11 @@ class AutogradEffects:
         retain = self._retains(api, pos, kw)
         freed = self.state.freed
         self.passes_with_backward.update(p for _, p in self.loop_stack)
+        for fid, pending in list(self.pending_inplace.items()):
+            # this backward walks a node whose saved tensor a module method changed in
+            # place: a hazard whether or not that method lets the graph out
+            self.pending_inplace[fid] = [(h, seen) for h, seen in pending
+                                         if h.seg.id not in val.segs]
         self._log_backward(call, root_node, val, sure, api == "autograd.grad")
         for rec in self.accumulations.values():
             # a backward that frees consumes the accumulated values themselves only, not a

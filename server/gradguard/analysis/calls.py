@@ -529,12 +529,13 @@ class Calls:
                 continue
             written = dotted(a.value) or ""
             short.append(written.rsplit(".", 1)[-1])
-            path = self._path_of(a.value) or ""
+            head, _, rest = written.partition(".")
+            imported = self._global(head)  # (``nn`` of ``nn.Sequential``: torch.nn)
+            path = f"{imported.ref}.{rest}".rstrip(".") if imported is not None and \
+                imported.kind == "ns" and isinstance(imported.ref, str) else ""
             if path.startswith("torch.nn.") and short[-1] in T.MODULE_CONTAINERS:
                 container = short[-1]
-            at = (self.gid, written)
-            val = self.read(at) if at in self.state.env else \
-                self._forced(self.global_env[at].val) if at in self.global_env else None
+            val = self._global(written)
             known = val.ref if val is not None and val.kind == "class" and \
                 isinstance(val.ref, ClassInfo) else None
             bases.append(known.key if known is not None else short[-1])
@@ -564,6 +565,13 @@ class Calls:
                          container)
         self.classes[key] = info
         return info
+
+    def _global(self, name: str) -> Val | None:
+        """What the global ``name`` of this interpreter's module is bound to (a class
+        statement's bases are read there, also where no frame runs), else None."""
+        at = (self.gid, name)
+        return self.read(at) if at in self.state.env else \
+            self._forced(self.global_env[at].val) if at in self.global_env else None
 
     def method_ref(self, method: cst.FunctionDef, info: ClassInfo, static: bool = False) -> FuncRef:
         """A method found on ``info`` (or a base of it) as a :class:`FuncRef`, to run in
