@@ -133,6 +133,7 @@ def _overload(fi, dont_require) -> dict:
         "saves": saves,
         "inputs": {a.name for a in args if _is_tensor(a.type)},
         "out_diff": out_diff,
+        "ret_names": [str(r.name) if r.name else "" for r in rets],
         "factory": (not tensor_in and any(tensor_rets) and not s.is_out_fn()),
         # a probe calls op(tensor, ...) or op([tensor, tensor]): only for ops taking that
         "probe": bool(s.arguments.flat_positional) and
@@ -177,6 +178,12 @@ def _merge(rows: list[dict]) -> dict:
             nograd.append(i)
     if nograd:
         e["nograd"] = nograd
+        # how many outputs its overloads return (``max``: [1, 2], ``sort``: [2]), and
+        # the names of the widest's (``torch.return_types.max``: values, indices)
+        e["returns"] = sorted({len(r["out_diff"]) for r in rows})
+        names = {tuple(r["ret_names"]) for r in rows if len(r["out_diff"]) == width}
+        if len(names) == 1 and all(next(iter(names))):
+            e["fields"] = list(next(iter(names)))
     if all(r["factory"] for r in rows):
         e["factory"] = 1
     return e

@@ -1210,3 +1210,78 @@ Head().fit()
         8, "In-place change of `out`, which `torch.exp(torch.randn(3, requires_gra...` (line 7) "
            "saved for backward")
     assert analyze(src.replace("BACKWARD", "print(out)")).findings == ()
+
+
+def test_a_module_added_under_a_name_not_known_is_a_submodule():
+    # TQC's Mlp: ``self.add_module(f"fc{i}", fc)`` registers fc, so the critic's optimizer
+    # steps it; the actor loss built before that step then backpropagates through
+    # weights changed in place (torch: "modified by an inplace operation")
+    src = """import torch
+import torch.nn as nn
+
+
+class Mlp(nn.Module):
+    def __init__(self, sizes):
+        super().__init__()
+        self.fcs = []
+        for i in range(len(sizes) - 1):
+            fc = nn.Linear(sizes[i], sizes[i + 1])
+            self.add_module(NAME, fc)
+            self.fcs.append(fc)
+
+    def forward(self, h):
+        for fc in self.fcs:
+            h = torch.relu(fc(h))
+        return h
+
+
+critic = Mlp([4, 8, 1])
+opt = torch.optim.Adam(critic.parameters())
+actor_loss = critic(torch.randn(2, 4, requires_grad=True)).mean()
+critic_loss = critic(torch.randn(2, 4)).pow(2).mean()
+opt.zero_grad()
+critic_loss.backward()
+opt.step()
+actor_loss.backward()
+"""
+    for name in ('f"fc{i}"', '"fc" + str(i)'):
+        f = _only(src.replace("NAME", name), "GG201")
+        assert (f.span.start.line, f.message.render()) == (
+            27, "`actor_loss` backpropagates through `fc` as it was on line 16, but its "
+                "parameters were updated in place on line 26")
+
+
+TWO_STAGE = """import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+first, second = nn.Linear(16, 8), nn.Embedding(8, 4)
+first_opt = torch.optim.Adam(first.parameters())
+second_opt = torch.optim.Adam(second.parameters())
+for it in range(3):
+    x, y = torch.randn(32, 16), torch.randn(32, 4)
+    first_opt.zero_grad()
+    second_opt.zero_grad()
+    idx = PICK
+    loss = F.mse_loss(second(idx), y)
+    loss.backward()
+    first_opt.step()
+    second_opt.step()
+"""
+
+
+def test_the_indices_an_op_returns_beside_its_values_carry_no_graph():
+    # native_functions.yaml: max.dim returns (values, indices), sort/topk too; indices are
+    # integers and never carry a graph (pytorch#1339: the first model never trains)
+    for pick in ("torch.max(first(x), 1)[1]", "first(x).max(dim=1).indices",
+                 "first(x).topk(1)[1][:, 0]", "torch.sort(first(x), 1)[1][:, 0]"):
+        f = _only(TWO_STAGE.replace("PICK", pick), "GG402")
+        assert (f.span.start.line, f.message.render()) == (15, (
+            "`first_opt` steps the parameters of `first`, but no backward of this loop "
+            "reaches them (their way to the loss is cut, or the loss is built from other "
+            "modules), so their gradients stay None and `first` does not train")), pick
+    # the values keep the graph; max of two tensors is one tensor
+    src = TWO_STAGE.replace("idx = PICK", "z = torch.max(first(x), 1)[0]").replace(
+        "F.mse_loss(second(idx), y)", "F.mse_loss(z[:, None].expand(32, 4), y) + "
+        "F.mse_loss(torch.max(second.weight[:4], torch.zeros(4, 4)), y[:4])")
+    assert analyze(src).findings == ()

@@ -2074,3 +2074,26 @@ class Head(nn.Module):
     assert _found(src) == [
         ("GG202", 11, "In-place change of `out`, which `torch.sigmoid(torch.randn(3, "
                       "requires...` (line 10) saved for backward")]
+
+
+def test_parameters_of_two_modules_joined_by_plus_are_frozen_together():
+    # sem-pcyc's frozen feature extractors: ``for p in list(a.parameters()) +
+    # list(b.parameters()): p.requires_grad = False``; features from them have no graph,
+    # so two heads' backwards over them run (torch: no error)
+    src = """\
+import torch
+import torch.nn as nn
+
+a = nn.Linear(4, 4)
+b = nn.Linear(4, 4)
+for p in FROZEN:
+    p.requires_grad = False
+head = nn.Linear(4, 1)
+feat = a(torch.randn(2, 4))
+head(feat).sum().backward()
+(head(feat) * 2).sum().backward()
+"""
+    assert _found(src.replace("FROZEN", "list(a.parameters()) + list(b.parameters())")) == []
+    assert _found(src.replace("FROZEN", "list(b.parameters()) + [torch.zeros(1)]")) == [
+        ("GG101", 11, "`(head(feat) * 2).sum()` is backpropagated through the graph of `feat` "
+                      "(built on line 9), which the backward on line 10 already freed")]

@@ -136,7 +136,7 @@ class AutogradEffects:
         st = val.store
         if st is None:
             return
-        if st[0] == "params":  # a parameter of one of these modules
+        if st[0] in ("params", "allparams"):  # a parameter of one of these modules
             for r in sorted(st[1], key=repr):
                 self.bump(Val("tensor", store=("param", r)), node)
             return

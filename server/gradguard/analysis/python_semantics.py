@@ -15,7 +15,7 @@ from gradguard.analysis.frames import (ClassInfo, FuncRef, TupleType, children_o
                                        is_global, literal_int, string_value)
 from gradguard.analysis.values import (EMPTY, Alts, NONE, SCALAR, UNKNOWN, Binding,
                                        Cut, Val, dict_items, dict_sure_keys, element_shape, join,
-                                       join_all, known_object, merge_src, module_refs,
+                                       join_all, known_object, merge_src, module_refs, whole_modules,
                                        param_owners, store_parts)
 
 
@@ -235,10 +235,12 @@ class PythonSemantics:
                     self.store(e, item, stmt)
         elif isinstance(target, cst.Attribute):
             base = self.eval(target.value)
-            if target.attr.value == "requires_grad" and isinstance(base.store, tuple) and \
-                    base.store[0] == "param" and val.kind == "scalar" and isinstance(val.ref, bool):
-                # ``for p in net.parameters(): p.requires_grad = False``
-                self.set_frozen(base.store[1], val.ref, target)
+            if target.attr.value == "requires_grad" and val.kind == "scalar" and \
+                    isinstance(val.ref, bool):
+                # ``for p in net.parameters(): p.requires_grad = False``, over
+                # ``list(a.parameters()) + list(b.parameters())``: each module's
+                for r in whole_modules(base.store):
+                    self.set_frozen(r, val.ref, target)
             if target.attr.value == "requires_grad" and base.kind == "module" and \
                     isinstance(base.ref, tuple) and val.kind == "scalar" and \
                     isinstance(val.ref, bool) and stmt is not None:
@@ -678,9 +680,17 @@ class PythonSemantics:
                     left.elts is not None and right.elts is not None and \
                     left.ref is None and right.ref is None and \
                     len(left.elts) + len(right.elts) <= MAX_ELTS else None
-                # (``STYLE + CONTENT`` of two lists of known elements: those, in order)
+                # (``STYLE + CONTENT`` of two lists of known elements: those, in order;
+                # ``list(a.parameters()) + list(b.parameters())``: both modules' parameters)
+                # (every parameter of each when both are: ``("allparams", modules)``)
+                owners = [param_owners(v) for v in (left, right)]
+                full = all(isinstance(v.store, tuple) and v.store[0] in ("param", "allparams")
+                           for v in (left, right))
+                store = ("allparams" if full else "params", owners[0] | owners[1]) \
+                    if None not in owners and (owners[0] or owners[1]) else None
                 return Val(left.kind if elts is not None else "container",
-                           left.segs | right.segs, left.leaf or right.leaf, elts=elts)
+                           left.segs | right.segs, left.leaf or right.leaf, elts=elts,
+                           store=store)
             if left.kind == right.kind == "scalar":
                 # arithmetic of Python numbers (``total + x.item()``): a number, whose
                 # history is theirs

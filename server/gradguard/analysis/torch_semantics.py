@@ -10,6 +10,7 @@ import libcst as cst
 import libcst.matchers as match
 
 from gradguard.analysis import torchapi as T
+from gradguard.analysis import torchdb
 from gradguard.analysis.events import DiscardedDetach, Step
 from gradguard.analysis.frames import (ClassInfo, FuncRef, LoopCtx, Partial, Trained,
                                        TupleType, calls_in, children_of, tuple_fields,
@@ -17,7 +18,8 @@ from gradguard.analysis.frames import (ClassInfo, FuncRef, LoopCtx, Partial, Tra
 from gradguard.analysis.python_semantics import MAX_ELTS
 from gradguard.analysis.values import (EMPTY, NONE, SCALAR, UNKNOWN, Alts, Binding, Cut, Val,
                                        dict_items, dict_of_pairs, element_shape, join, join_all,
-                                       list_elements, merge_src, module_refs, param_owners)
+                                       list_elements, merge_src, module_refs, param_owners,
+                                       whole_modules)
 
 
 class TorchSemantics:
@@ -361,7 +363,7 @@ class TorchSemantics:
             T.known_function(path) and name not in T.NON_SAVING_FUNCTIONS
         if any(v.kind in ("module", "object") for v in vals):
             self.escape(vals)  # torch.compile(net), torch.func.functional_call(net, ...)
-        return self.op(call, name, vals, saves)
+        return self._outputs(name, pos[1:], kw, self.op(call, name, vals, saves))
 
     def _function_apply(self, call, info: ClassInfo, fwd, pos, kw) -> Val:
         """``Fn.apply(*args)`` of a ``torch.autograd.Function`` subclass of this file: runs
@@ -917,13 +919,14 @@ class TorchSemantics:
                 return self._grow_container(call.func.value, recv, attr, pos)
             if attr in ("add_module", "register_module") and len(pos) == 2 and \
                     isinstance(recv.ref, tuple) and pos[1][0].kind == "module" and \
-                    module_refs(pos[1][0]) and isinstance(pos[0][0].ref, tuple) and \
-                    pos[0][0].ref[0] == "str":
+                    module_refs(pos[1][0]):
                 # ``self.add_module("conv", m)``: the submodule ``self.conv``, as an
-                # attribute assignment registers it (torch/nn/modules/module.py)
+                # attribute assignment registers it (torch/nn/modules/module.py); under a
+                # name not known (``f"fc{i}"``) a submodule all the same
                 self.submodules.setdefault(recv.ref, set()).update(module_refs(pos[1][0]))
-                self.state.env[("@", recv.ref, pos[0][0].ref[1])] = Binding(pos[1][0],
-                                                                            self.frame.stmt)
+                if isinstance(pos[0][0].ref, tuple) and pos[0][0].ref[0] == "str":
+                    self.state.env[("@", recv.ref, pos[0][0].ref[1])] = Binding(
+                        pos[1][0], self.frame.stmt)
                 return NONE
             if attr == "register_forward_hook" and pos and isinstance(recv.ref, tuple) and \
                     pos[0][0].kind == "func":
@@ -1036,9 +1039,10 @@ class TorchSemantics:
         if attr == "detach_":
             self._cut_in_place(func.value, recv)
             return self.cut_value("detach", call, recv, Val("tensor"))
-        if attr == "requires_grad_" and isinstance(recv.store, tuple) and recv.store[0] == "param":
-            # ``for p in net.parameters(): p.requires_grad_(False)``
-            self.set_frozen(recv.store[1], literal_truth(pos[0][1]) if pos else True, call)
+        if attr == "requires_grad_" and whole_modules(recv.store):
+            # ``for p in net.parameters(): p.requires_grad_(False)`` (each module's)
+            for r in whole_modules(recv.store):
+                self.set_frozen(r, literal_truth(pos[0][1]) if pos else True, call)
             return recv
         if attr == "requires_grad_":
             flag = literal_truth(pos[0][1]) if pos else True
@@ -1075,7 +1079,27 @@ class TorchSemantics:
         res = self.op(call, attr, [recv] + vals, saves)
         if attr in T.VIEW_METHODS and recv.store is not None:
             res = Val(res.kind, res.segs, res.leaf, store=recv.store, src=res.src)
-        return res
+        return self._outputs(attr, pos, kw, res)
+
+    def _outputs(self, name: str, after, kw, res: Val) -> Val:
+        """The result of op ``name`` as the tuple it returns when it returns several
+        tensors (``x.sort()``; ``torch.max(x, 1)``, given a dim, not ``torch.max(x)`` or
+        ``torch.max(x, y)``): the outputs that never carry a graph (indices) are tensors
+        without one (native_functions.yaml / derivatives.yaml, the table's ``nograd`` and
+        ``returns``), a named tuple (``.values``, ``.indices``: the table's ``fields``).
+        ``after``: the positional arguments after the input."""
+        counts, nograd = torchdb.output_counts(name), torchdb.nograd_outputs(name)
+        if not nograd or res.kind != "tensor" or not counts:
+            return res
+        if min(counts) == 1:
+            # one overload returns a tensor: the tuple one is the one given a dim
+            dim = kw.get("dim") or (after[0] if after else None)
+            if dim is None or dim[0].kind != "scalar":
+                return res
+        fields = torchdb.output_fields(name)
+        return Val("tuple", res.segs, res.leaf, TupleType(fields) if fields else None, tuple(
+            Val("tensor", store=self.fresh_store(), src=res.src) if i in nograd else res
+            for i in range(max(counts))), src=res.src)
 
     @staticmethod
     def one_of_modules(options: tuple) -> tuple:

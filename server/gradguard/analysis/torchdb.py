@@ -117,6 +117,20 @@ def carries_graph(name: str) -> bool | None:
     return bool(probe is None or probe["graph"])
 
 
+def output_counts(name: str) -> tuple:
+    """How many outputs the overloads of op ``name`` that have an output never carrying
+    a graph return (``max`` -> (1, 2): ``max(x)`` and ``max(x, dim)``); () when not told."""
+    e = op(name)
+    return tuple(e.get("returns", ())) if e else ()
+
+
+def output_fields(name: str) -> tuple:
+    """The field names of the named tuple op ``name`` returns when it returns several
+    outputs (``max`` -> ("values", "indices")); () when not told."""
+    e = op(name)
+    return tuple(e.get("fields", ())) if e else ()
+
+
 def nograd_outputs(name: str) -> tuple:
     """Output positions of op ``name`` that never carry a graph (``max.dim`` -> (1,): its
     indices)."""

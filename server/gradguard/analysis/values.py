@@ -228,12 +228,14 @@ def dict_of_pairs(v: Val) -> Val | None:
 def param_owners(v: Val) -> frozenset | None:
     """The modules whose parameters ``v`` holds, when it holds nothing else: one of
     ``net.parameters()`` (store ``("param", net)``), a list filled from such
-    (``("params", modules)``), a list or tuple of those, an optimizer's parameter group
+    (``("params", modules)``), every parameter of several (``("allparams", modules)``:
+    ``list(a.parameters()) + list(b.parameters())``), a list or tuple of those, an
+    optimizer's parameter group
     ``{"params": ..., "lr": ...}``; None when it may hold anything else."""
     st = v.store
     if isinstance(st, tuple) and st[0] == "param" and v.kind in ("tensor", "container"):
         return frozenset({st[1]})
-    if isinstance(st, tuple) and st[0] == "params" and v.kind == "container":
+    if isinstance(st, tuple) and st[0] in ("params", "allparams") and v.kind == "container":
         return st[1]
     items = dict_items(v)
     if items:
@@ -270,6 +272,17 @@ def element_shape(container: Val, added: Val):
     if not (isinstance(old, tuple) and old[0] == "elem"):
         return None
     return _same_shape(old[1], added)
+
+
+def whole_modules(store) -> tuple:
+    """The modules all of whose parameters a storage stands for (``net.parameters()``:
+    ``("param", net)``; ``list(a.parameters()) + list(b.parameters())``: ``("allparams",
+    {a, b})``), in a stable order; () for any other storage."""
+    if isinstance(store, tuple) and store[0] == "param":
+        return (store[1],)
+    if isinstance(store, tuple) and store[0] == "allparams":
+        return tuple(sorted(store[1], key=repr))
+    return ()
 
 
 def known_object(v: Val) -> bool:
