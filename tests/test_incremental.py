@@ -263,3 +263,26 @@ def test_an_internal_error_of_the_module_body_is_at_line_1(monkeypatch):
         assert result.errors == (EngineError("root", "module", None, Span.of(1, 0, 1, 0),
                                              "ValueError: bad news\\x1b"),)
         assert [f.span.start.line for f in result.findings] == [9, 16]
+
+
+def test_reading_a_roots_class_failing_costs_that_root_only(monkeypatch):
+    """Reading the class of a method root is part of that root: a bug there is reported on
+    the method's header and the other roots' findings stay (it once cost the whole file
+    with no record: tsai, a class defined twice)."""
+    from broken_roots import BROKEN_ROOT
+
+    from gradguard.analysis.calls import Calls
+    from gradguard.analysis.model import EngineError, Span
+
+    class_info = Calls.class_info
+
+    def broken(self, node):
+        if not self.frames:  # where the engine reads a root's class
+            raise IndexError("list index out of range")
+        return class_info(self, node)
+    monkeypatch.setattr(Calls, "class_info", broken)
+    result = analyze(BROKEN_ROOT)
+    assert result.errors == (EngineError("root", "Trainer.step", "Trainer.step",
+                                         Span.of(12, 4, 12, 12),
+                                         "IndexError: list index out of range"),)
+    assert [(f.code, f.span.start.line) for f in result.findings] == [("GG101", 8)]

@@ -601,10 +601,10 @@ class Engine:
                 self.last_run["reused"] += 1
                 continue
             interp = main.for_root()
-            info = interp.class_info(root.cls) if root.cls is not None else None
             root_errors: list = []
-            _isolated(root_errors, "root", root.qualname,
-                      lambda: interp.run_function(root.func, info))
+            # (reading the root's class is part of the root: a bug there costs this root)
+            _isolated(root_errors, "root", root.qualname, lambda: interp.run_function(
+                root.func, interp.class_info(root.cls) if root.cls is not None else None))
             covers[root.key] = frozenset(
                 keys[n] for n in interp.completed if n in keys) - {root.key}
             covered |= covers[root.key]
