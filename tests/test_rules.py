@@ -108,6 +108,31 @@ def test_retain_graph_and_create_graph_keep_the_graph():
     assert analyze(src).findings == ()
 
 
+def test_autograd_grad_walks_and_frees_only_the_graph_between_outputs_and_inputs():
+    # the engine executes only nodes on a path to an input: what built h is not freed,
+    # and a gradient with respect to the carried state does not walk earlier iterations
+    freed_part = ("import torch\n"
+                  "f = torch.nn.Linear(4, 4)\n"
+                  "x0 = torch.randn(8, 4, requires_grad=True)\n"
+                  "h = torch.tanh(f(x0))\n"
+                  "g = torch.autograd.grad((h * h).sum(), h)[0]\n"
+                  "(torch.tanh(f(x0)).sum() + h.sum()).backward()\n")
+    assert analyze(freed_part).findings == ()
+    carried = ("import torch\n"
+               "f = torch.nn.Linear(4, 4)\n"
+               "x = torch.randn(8, 4, requires_grad=True)\n"
+               "for t in range(10):\n"
+               "    out = f(x)\n"
+               "    g = torch.autograd.grad(out.sum(), x, retain_graph=True)[0]\n"
+               "    x = x + 0.1 * torch.tanh(out)\n"
+               "x.sum().backward()\n")
+    assert analyze(carried).findings == ()
+    # with respect to the leaf, the whole graph is walked and freed
+    through_leaf = freed_part.replace("(h * h).sum(), h)", "(h * h).sum(), x0)")
+    assert [(f.code, f.span.start.line) for f in analyze(through_leaf).findings] == \
+        [("GG101", 6)]
+
+
 def test_no_grad_blocks_build_no_graph():
     src = ("import torch\n"
            "net = torch.nn.Linear(2, 1)\n"

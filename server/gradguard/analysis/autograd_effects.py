@@ -302,20 +302,25 @@ class AutogradEffects:
                     tuple(Val(e.kind, EMPTY, False, e.ref) for e in old.val.elts)
                     if old.val.elts else None), old.stmt)
 
-    def backward(self, call, val: Val, root_node, api: str, pos, kw, sure: bool = True) -> None:
+    def backward(self, call, val: Val, root_node, api: str, pos, kw, sure: bool = True,
+                 inputs: Val | None = None) -> None:
         """Walk and free the graph of ``val`` (unless retained) and report walks through
         segments an earlier backward freed (PyTorch: torch/csrc/autograd/engine.cpp).
         ``sure``: ``val`` is known to be what is backpropagated (not the first argument of a
-        ``.backward(...)`` whose receiver may be a tensor the engine does not know)."""
+        ``.backward(...)`` whose receiver may be a tensor the engine does not know).
+        ``inputs``: the value given as ``inputs`` (``autograd.grad(out, x)``), when any."""
         retain = self._retains(api, pos, kw)
         freed = self.state.freed
         self.passes_with_backward.update(p for _, p in self.loop_stack)
+        self._log_backward(call, root_node, val, sure, api == "autograd.grad")
+        walked = self._walked(val.segs, inputs)
+        if walked is not val.segs:
+            val = replace(val, segs=walked)
         for fid, pending in list(self.pending_inplace.items()):
             # this backward walks a node whose saved tensor a module method changed in
             # place: a hazard whether or not that method lets the graph out
             self.pending_inplace[fid] = [(h, seen) for h, seen in pending
                                          if h.seg.id not in val.segs]
-        self._log_backward(call, root_node, val, sure, api == "autograd.grad")
         for rec in self.accumulations.values():
             # a backward that frees consumes the accumulated values themselves only, not a
             # graph they share (that part can never be backpropagated again: errD kept
@@ -347,6 +352,39 @@ class AutogradEffects:
                     g for g in self.state.free_guards if g[0] not in val.segs)
             if self.state.partial:  # freed on this path now, whatever other paths did
                 self.state.partial = self.state.partial - val.segs
+
+    def _walked(self, segs: frozenset, inputs: Val | None) -> frozenset:
+        """The segments of ``segs`` a backward given ``inputs`` runs (and frees): the
+        engine executes only the nodes on a path from the outputs to an input
+        (torch/csrc/autograd/engine.cpp, ``compute_dependencies`` / ``init_to_execute``),
+        so what built the inputs, and branches that lead to none, are neither walked nor
+        freed. Only when every input is a tensor the engine knows (its graph's heads, or
+        the storage of a leaf); otherwise all of ``segs``."""
+        if inputs is None:
+            return segs
+        elts = inputs.elts if inputs.kind in ("tuple", "container") else (inputs,)
+        if not elts:
+            return segs
+        heads_in, leaves_in = set(), set()
+        for e in elts:
+            if e.kind != "tensor" or e.store is None or \
+                    (isinstance(e.store, tuple) and e.store[0] == "param"):
+                return segs
+            if e.segs:
+                heads_in |= heads(e.segs, self.segs)
+            elif e.leaf:
+                leaves_in.add(e.store)
+            else:
+                return segs
+        table = self.segs
+
+        def downstream(sid: int) -> bool:
+            seg = table[sid]
+            if seg.parents & heads_in or seg.leaves & leaves_in:
+                return True
+            return bool(leaves_in) and any(table[p].leaves & leaves_in for p in seg.parents)
+
+        return frozenset(s for s in segs if downstream(s))
 
     def _log_backward(self, call, root_node, val: Val, sure: bool = True,
                       returns_grads: bool = False) -> None:

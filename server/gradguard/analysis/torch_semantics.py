@@ -227,7 +227,10 @@ class TorchSemantics:
             api = "autograd.grad" if name == "grad" else "autograd.backward"
             root = kw.get("outputs" if name == "grad" else "tensors") or (pos[0] if pos else None)
             if root is not None:
-                self.backward(call, root[0], root[1], api, pos, kw)
+                given = kw.get("inputs") or (pos[1] if name == "grad" and len(pos) > 1
+                                             else None)
+                self.backward(call, root[0], root[1], api, pos, kw,
+                              inputs=given[0] if given else None)
                 create = kw.get("create_graph") or (pos[4] if len(pos) > 4 else None)
                 if name == "grad" and create is not None and literal_truth(create[1]) is not False:
                     # create_graph=True: the gradients are differentiable functions of
@@ -833,7 +836,9 @@ class TorchSemantics:
                                               if key in self.state.env else self.frame.stmt)
         if attr in T.BACKWARD_METHODS:
             if attr == "backward" and (recv.kind == "tensor" or recv.grad or not pos):
-                self.backward(call, recv, func.value, "tensor.backward", pos, kw)
+                given = kw.get("inputs") or (pos[3] if len(pos) > 3 else None)
+                self.backward(call, recv, func.value, "tensor.backward", pos, kw,
+                              inputs=given[0] if given else None)
                 return NONE
             if pos:
                 # a wrapper (accelerator.backward(loss)), unless the receiver is a tensor
