@@ -214,6 +214,7 @@ class AutogradEffects:
                 isinstance(value_node, cst.IfExp):
             return
         ctx, pass_id = self.loop_stack[-1]
+        key = None
         if store is not None:
             if not _made_before(store, pass_id):
                 return
@@ -232,13 +233,23 @@ class AutogradEffects:
         if rec is None:
             self.accumulations[id(node)] = Accumulation(
                 node, acc_node, value_node, val.segs, passes, self.frame.eval_mode,
-                tuple((f.id, f.stmt, f.func) for f in self.frames), live, made)
+                tuple((f.id, f.stmt, f.func) for f in self.frames), live, made, key)
         else:
             rec.segs |= val.segs
             rec.heads |= made
             rec.passes |= passes
             rec.eval_mode = rec.eval_mode or self.frame.eval_mode
             rec.live = rec.live or live
+
+    def _holds_accumulator(self, rec, segs: frozenset) -> bool:
+        """Whether a graph of ``segs`` holds what the accumulator of ``rec`` holds now (the
+        operation that made its value: ``total.backward()``, ``sum(losses).backward()``),
+        or the engine cannot tell (an in-place accumulation, an accumulator out of
+        sight, or one that holds no graph any more)."""
+        binding = self.state.env.get(rec.key) if rec.key is not None else None
+        if binding is None or not binding.val.segs:
+            return True
+        return bool(heads(binding.val.segs, self.segs) & segs)
 
     def _returned(self, val: Val) -> None:
         """A function returns ``val``: graphs it accumulated, that no backward freed, and
@@ -313,8 +324,9 @@ class AutogradEffects:
         freed = self.state.freed
         self.passes_with_backward.update(p for _, p in self.loop_stack)
         self._log_backward(call, root_node, val, sure, api == "autograd.grad")
-        walked = self._walked(val.segs, inputs)
-        if walked is not val.segs:
+        history = val.segs  # (a gradient with respect to an accumulated value uses it)
+        walked = self._walked(history, inputs)
+        if walked is not history:
             val = replace(val, segs=walked)
         for fid, pending in list(self.pending_inplace.items()):
             # this backward walks a node whose saved tensor a module method changed in
@@ -327,7 +339,8 @@ class AutogradEffects:
             # beside errG.backward()); one that keeps its graph (retain_graph/create_graph,
             # or not known to free) may leave it for a later backward (a meta-learning
             # loss over an inner loop's graphs)
-            if rec.heads & val.segs or (retain is not False and rec.segs & val.segs):
+            if (retain is not False and rec.segs & history) or \
+                    (rec.heads & history and self._holds_accumulator(rec, history)):
                 self.consumed.add(id(rec.node))
         if retain is True and not self.no_grad and not self._creates_graph(api, pos, kw):
             # (create_graph=True asks for the graph of the gradients themselves: a MAML

@@ -86,7 +86,10 @@ class Accumulation:
     (:func:`~gradguard.analysis.values.heads`): a backward that frees, or a return,
     consumes the accumulation only when it holds one of them, not when it merely shares
     a graph with them (a GAN's `errD` accumulated, `errG` backpropagated through the same
-    `fake`); a backward that keeps its graph consumes what shares it."""
+    `fake`), and, when the accumulator is a variable or attribute (``key``), only when
+    it also holds what the accumulator holds now: ``loss_sum += loss; loss.backward()``
+    frees the saved tensors, yet ``loss_sum`` keeps every iteration's nodes; a backward
+    that keeps its graph consumes what shares it."""
 
     node: cst.CSTNode
     acc: cst.CSTNode
@@ -97,6 +100,7 @@ class Accumulation:
     frames: tuple
     live: bool = False
     heads: frozenset = frozenset()
+    key: tuple | None = None
 
 
 @dataclass
