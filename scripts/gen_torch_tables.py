@@ -229,6 +229,8 @@ def _probe_args(torch):
 
 # second round, on a 0-dim tensor (linspace(start, end, steps), randint_like(t, high))
 _SCALAR_TRIES = [(1.0, 5), (3,)]
+# last round, on an image batch (N, C, H, W): interpolate(x, None, 2), pixel_shuffle(x, 2)...
+_IMAGE_TRIES = [(), (None, 2), (2,), ((3, 3),)]
 
 
 def _saved_of(node):
@@ -250,7 +252,9 @@ def _probe(torch, fn, kind: str):
     torch.manual_seed(0)
     x, other, tries = _probe_args(torch)
     x0 = torch.tensor(0.5, dtype=torch.float64, requires_grad=True)
-    rounds = [(x, e) for e in [None] + tries] + [(x0, e) for e in _SCALAR_TRIES]
+    x4 = torch.randn(1, 2, 4, 6, dtype=torch.float64, requires_grad=True)
+    rounds = [(x, e) for e in [None] + tries] + [(x0, e) for e in _SCALAR_TRIES] + \
+        [(x4, e) for e in _IMAGE_TRIES]
     for first, extra in rounds:
         try:
             with warnings.catch_warnings():
@@ -264,7 +268,7 @@ def _probe(torch, fn, kind: str):
         if not tens:
             return None
         saves, seen, todo = set(), set(), [o.grad_fn for o in tens if o.grad_fn is not None]
-        inputs = [x, other, x0]
+        inputs = [x, other, x0, x4]
 
         def same(t, u):
             return (t.data_ptr() == u.data_ptr() and tuple(t.shape) == tuple(u.shape) and

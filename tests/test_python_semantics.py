@@ -2097,3 +2097,72 @@ head(feat).sum().backward()
     assert _found(src.replace("FROZEN", "list(b.parameters()) + [torch.zeros(1)]")) == [
         ("GG101", 11, "`(head(feat) * 2).sum()` is backpropagated through the graph of `feat` "
                       "(built on line 9), which the backward on line 10 already freed")]
+
+
+# a block whose activation is chosen by a string: nn.ReLU(True) runs in place on the
+# output of the ReLU before it, which that ReLU saved (autograd raises at the backward)
+_ACT_BLOCKS = """\
+    import math
+    import numpy as np
+    import torch
+    import torch.nn as nn
+
+    class Act(nn.Module):
+        def __init__(self, act_type="relu"):
+            super().__init__()
+            act_type = act_type.lower()
+            if act_type == "relu":
+                self.func = nn.ReLU(True)
+            else:
+                self.func = nn.Tanh()
+
+        def forward(self, x):
+            return self.func(x)
+
+    class Net(nn.Module):
+        def __init__(self, size=32, act_type="tanh"):
+            super().__init__()
+            layers = [nn.Linear(4, 4), nn.ReLU()]
+            for _ in range(STEPS):
+                layers.append(Act(ARGS))
+            self.body = nn.Sequential(*layers)
+
+        def forward(self, x):
+            return self.body(x)
+
+    net = Net(act_type="RELU")
+    for _ in range(2):
+        net(torch.randn(2, 4)).sum().backward()
+    """
+
+_ACT_FINDING = ("GG202", 16, "In-place change of `x`, which `self.body(x)` (line 27) saved for "
+                "backward")
+
+
+@pytest.mark.parametrize("steps, args, found", [
+    # a str method of a string of known value gives the string Python computes
+    ("1", "act_type", True),
+    # ``**d`` of a dict literal of string keys passes those keywords
+    ("1", "**{'act_type': act_type}", True),
+    # numbers of known value through int(), math and numpy functions
+    ("int(np.log2(size // 16))", "act_type", True),
+    ("max(1, math.floor(math.sqrt(size // 16)))", "act_type", True),
+    # keywords not known: the parameter is not known either (not its default "relu")
+    ("1", "**cfg", False),
+])
+def test_known_values_through_str_methods_keywords_and_numeric_functions(steps, args, found):
+    src = _ACT_BLOCKS.replace("STEPS", steps).replace("ARGS", args)
+    if args == "**cfg":
+        src = src.replace("        layers = [", "        cfg = load_config()\n        layers = [")
+    assert _found(src) == ([_ACT_FINDING] if found else [])
+
+
+def test_a_method_assigned_on_the_class_from_outside_replaces_the_classs_own():
+    # a script patches a library's class before building the model (the maintainer's
+    # fix for an identity norm: return a new tensor), so the in-place ReLU changes a copy
+    src = _ACT_BLOCKS.replace("STEPS", "1").replace("ARGS", "act_type")
+    assert _found(src) == [_ACT_FINDING]
+    patched = src.replace("    net = Net(", "    def copying_forward(self, x):\n"
+                          "        return self.func(x * 1.0)\n\n"
+                          "    Act.forward = copying_forward\n    net = Net(")
+    assert _found(patched) == []

@@ -10,10 +10,11 @@ from gradguard.analysis import torchapi as T
 from gradguard.analysis.frames import (MAX_DEPTH, MAX_FOREIGN_DEPTH, MAX_FOREIGN_STEPS, ClassInfo,
                                        Frame, FuncRef, Partial, TupleType, calls_in, dotted,
                                        is_global, literal_int)
-from gradguard.analysis.python_semantics import int_of, known_int
+from gradguard.analysis.python_semantics import int_of, known_int, numeric_call
 from gradguard.analysis.values import (CALLABLE_KINDS, EMPTY, Alts, NONE, SCALAR, UNKNOWN, Binding,
-                                       Val, dict_of_pairs, join, join_all, join_states, merge_src,
-                                       module_refs, param_owners, store_parts)
+                                       Val, dict_items, dict_of_pairs, dict_sure_keys, join,
+                                       join_all, join_states, merge_src, module_refs,
+                                       param_owners, store_parts)
 
 
 def _is_stub(func) -> bool:
@@ -90,6 +91,10 @@ def named_tuple(fields: tuple, pos, kw) -> Val:
                TupleType(fields), elts, src=merge_src(list(elts)))
 
 
+# the key of ``kw`` for a ``**mapping`` argument whose keys are not known
+STAR_KW = "**"
+
+
 class Calls:
     """Part of :class:`gradguard.analysis.interp.Interpreter` (a mixin over its state)."""
 
@@ -99,6 +104,14 @@ class Calls:
             v = self.eval(a.value)
             if a.keyword is not None:
                 kw[a.keyword.value] = (v, a.value)
+            elif a.star == "**":
+                items = dict_items(v)
+                if items and set(items[0]) == dict_sure_keys(v):
+                    # ``**nrargs`` of a dict literal of string keys: those keywords
+                    kw.update((k, (e, a.value)) for k, e in zip(*items))
+                else:
+                    # keywords not known: any parameter not given otherwise may be one
+                    kw[STAR_KW] = (Val("unknown", v.segs, v.leaf), a.value)
             elif a.star == "*" and v.kind == "tuple" and v.elts is not None:
                 # ``*t`` of a tuple of known elements: those elements, in order
                 pos.extend((e, a.value) for e in v.elts)
@@ -185,6 +198,10 @@ class Calls:
                     isinstance(pos[1][0].ref, tuple) and pos[1][0].ref[0] == "str":
                 # ``getattr(self, "block1")`` of a name of known value: that attribute
                 return self.attribute(pos[0][0], pos[1][0].ref[1], call)
+            if key is None and not kw:
+                number = numeric_call(func_node.value, vals)
+                if number is not None:
+                    return number
             if key is None and func_node.value in T.CUT_BUILTINS:
                 return SCALAR
             if func_node.value in ("list", "tuple", "sorted", "reversed", "set", "iter"):
@@ -369,13 +386,17 @@ class Calls:
                 elif p.name.value in kw:
                     v = kw[p.name.value][0]
                     frame.arg_nodes[p.name.value] = kw[p.name.value][1]
+                elif STAR_KW in kw:
+                    v = UNKNOWN
                 elif p.default is not None:
                     v = self.eval(p.default)
                 else:
                     v = UNKNOWN
                 self.state.env[(frame.id, p.name.value)] = Binding(v, None)
             for p in list(params.kwonly_params):
-                v = kw[p.name.value][0] if p.name.value in kw else UNKNOWN
+                v = kw[p.name.value][0] if p.name.value in kw else \
+                    self.eval(p.default) if p.default is not None and STAR_KW not in kw \
+                    else UNKNOWN
                 self.state.env[(frame.id, p.name.value)] = Binding(v, None)
             for star in (params.star_arg, params.star_kwarg):
                 if isinstance(star, cst.Param):
@@ -499,7 +520,22 @@ class Calls:
         return info
 
     def _method(self, info: ClassInfo, name: str):
-        return next((c.methods[name] for c in self._mro(info) if name in c.methods), None)
+        """The ``def`` of method ``name`` on ``info``'s MRO, or None. A class attribute
+        assigned from outside the class body (``blocks.NormLayer.__init__ = patched``)
+        comes first on its class: a module-level function of the user's is that method
+        now; anything else is a method not known."""
+        env = self.state.env
+        for c in self._mro(info):
+            slot = env.get(("@", ("class", c.key), name))
+            if slot is not None:
+                ref = slot.val.ref
+                return ref.node if slot.val.kind == "func" and isinstance(ref, FuncRef) and \
+                    ref.frame == ref.gid and ref.cls is None and \
+                    isinstance(ref.node, cst.FunctionDef) and \
+                    self.method_gids.get(id(ref.node), "G") == ref.gid else None
+            if name in c.methods:
+                return c.methods[name]
+        return None
 
     def _mro(self, info: ClassInfo):
         """``info`` and its known bases, depth first, each once (Python's MRO for the

@@ -4,6 +4,7 @@ calls: :mod:`gradguard.analysis.calls`)."""
 
 from __future__ import annotations
 
+import math
 import operator
 from dataclasses import replace
 
@@ -98,6 +99,47 @@ MAX_ELTS = 16
 
 MAX_KNOWN_INT = 1 << 20
 """Arithmetic beyond this is not followed (a known int stays a loop bound or a config)."""
+
+
+def _number_of(v: Val):
+    """The value of a Python int or float known to the engine, else None."""
+    if v.kind == "scalar" and isinstance(v.ref, tuple) and v.ref[0] in ("int", "float"):
+        return v.ref[1]
+    return None
+
+
+def _known_number(x) -> Val | None:
+    if isinstance(x, bool) or not isinstance(x, (int, float)) or \
+            not -MAX_KNOWN_INT <= x <= MAX_KNOWN_INT:
+        return None
+    return known_int(x) if isinstance(x, int) else Val("scalar", ref=("float", x))
+
+
+# functions of known numbers whose value the engine computes (``int(np.log2(size //
+# 4))`` down-sampling steps, ``max(16, min(c, 512))`` channels): builtins, and math /
+# numpy functions (numpy's give floats, as np.float64 does)
+_NUMERIC = {
+    "int": int, "float": float, "abs": abs, "round": round, "min": min, "max": max,
+    "math.log2": math.log2, "math.log": math.log, "math.log10": math.log10,
+    "math.sqrt": math.sqrt, "math.ceil": math.ceil, "math.floor": math.floor,
+    "math.exp": math.exp, "numpy.log2": math.log2, "numpy.log": math.log,
+    "numpy.log10": math.log10, "numpy.sqrt": math.sqrt, "numpy.exp": math.exp,
+    "numpy.ceil": lambda x: float(math.ceil(x)), "numpy.floor": lambda x: float(math.floor(x)),
+}
+
+
+def numeric_call(name: str, vals) -> Val | None:
+    """``name(*vals)`` (a builtin's name or a dotted path) when it is one of the numeric
+    functions above and every argument is a number of known value: the number; else
+    None."""
+    fn = _NUMERIC.get(name)
+    args = [_number_of(v) for v in vals]
+    if fn is None or not args or None in args or (name in ("min", "max") and len(args) < 2):
+        return None
+    try:
+        return _known_number(fn(*args))
+    except (ValueError, OverflowError, TypeError):
+        return None
 
 
 def range_length(v: Val) -> int | None:

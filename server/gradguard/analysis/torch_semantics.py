@@ -15,7 +15,7 @@ from gradguard.analysis.events import DiscardedDetach, Step
 from gradguard.analysis.frames import (ClassInfo, FuncRef, LoopCtx, Partial, Trained,
                                        TupleType, calls_in, children_of, tuple_fields,
                                        dotted, is_global, literal_truth, string_value)
-from gradguard.analysis.python_semantics import MAX_ELTS
+from gradguard.analysis.python_semantics import MAX_ELTS, numeric_call
 from gradguard.analysis.values import (EMPTY, NONE, SCALAR, UNKNOWN, Alts, Binding, Cut, Val,
                                        dict_items, dict_of_pairs, element_shape, join, join_all,
                                        list_elements, merge_src, module_refs, param_owners,
@@ -254,6 +254,10 @@ class TorchSemantics:
             fields = tuple_fields(call.args)
             if fields:
                 return Val("func", ref=TupleType(fields))
+        if parts[0] in ("math", "numpy") and not kw:
+            number = numeric_call(path, vals)
+            if number is not None:
+                return number
         if parts[0] != "torch":
             if name in T.OPTIMIZER_SUFFIXES:
                 self.escape(vals)
@@ -858,7 +862,8 @@ class TorchSemantics:
             # (``split``), never a tensor
             if attr in ("split", "rsplit", "splitlines"):
                 return Val("container", ref=("elem", SCALAR))
-            return Val("scalar", src=recv.src)
+            known = _str_method(recv, attr, pos, kw)
+            return known if known is not None else Val("scalar", src=recv.src)
         if recv.kind == "optimizer":
             if attr == "zero_grad" and isinstance(recv.ref, Trained):
                 # zero_grad(set_to_none=True), the default since torch 2.0: a parameter
@@ -1332,3 +1337,30 @@ def _only_parameters(expr) -> bool:
         return "params" in groups and _only_parameters(groups["params"]) and \
             len(groups) == len(expr.elements)
     return False
+
+
+# str methods that compute a string or a bool from the string and their arguments alone
+_STR_METHODS = frozenset({
+    "lower", "upper", "casefold", "strip", "lstrip", "rstrip", "replace", "startswith",
+    "endswith", "removeprefix", "removesuffix", "title", "capitalize", "isdigit",
+    "isalpha", "isalnum", "islower", "isupper"})
+
+
+def _str_method(recv: Val, attr: str, pos, kw) -> Val | None:
+    """``norm_type.lower()``, ``name.startswith("conv")`` on a string of known value, with
+    arguments of known value: the string or bool Python computes; else None."""
+    if attr not in _STR_METHODS or kw or not (isinstance(recv.ref, tuple) and
+                                              recv.ref[0] == "str"):
+        return None
+    args = []
+    for v, _ in pos:
+        if not (isinstance(v.ref, tuple) and v.ref[0] in ("str", "int") and v.kind == "scalar"):
+            return None
+        args.append(v.ref[1])
+    try:
+        out = getattr(recv.ref[1], attr)(*args)
+    except (TypeError, ValueError):
+        return None
+    if isinstance(out, bool):
+        return Val("scalar", ref=out)
+    return Val("scalar", ref=("str", out)) if isinstance(out, str) and len(out) <= 4096 else None
