@@ -2166,3 +2166,25 @@ def test_a_method_assigned_on_the_class_from_outside_replaces_the_classs_own():
                           "        return self.func(x * 1.0)\n\n"
                           "    Act.forward = copying_forward\n    net = Net(")
     assert _found(patched) == []
+
+
+@pytest.mark.parametrize("scale, found", [
+    ("", False),  # the default: None
+    (", 2", True),
+    (", 2 if flag else None", True),  # None or 2: either branch may run
+])
+def test_is_none_of_none_or_of_a_known_number_is_known(scale, found):
+    src = f"""\
+        import sys
+        import torch
+
+        def step(net, x, scale=None):
+            loss = net(x).sum()
+            loss.backward()
+            if scale is not None:
+                (loss * scale).backward()
+
+        flag = len(sys.argv) > 1
+        step(torch.nn.Linear(2, 1), torch.randn(3, 2){scale})
+        """
+    assert [c for c, *_ in _found(src)] == (["GG101"] if found else [])

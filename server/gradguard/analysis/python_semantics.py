@@ -767,6 +767,16 @@ class PythonSemantics:
                 # two ints of known value (``update_step == 1``, ``k < n``): a known bool
                 return Val("scalar", ref=compare(a, b))
             if len(rights) == 1 and isinstance(node.comparisons[0].operator,
+                                               (cst.Is, cst.IsNot)) and \
+                    rights[0].kind == "none":
+                # ``x is None`` of None, or of a number, string or bool of known value (a
+                # join with None forgets the value: values.join)
+                if left.kind == "none" or left.kind == "scalar" and (
+                        isinstance(left.ref, bool) or isinstance(left.ref, tuple) and
+                        left.ref[0] in ("int", "str", "float")):
+                    return Val("scalar", ref=(left.kind == "none") == isinstance(
+                        node.comparisons[0].operator, cst.Is))
+            if len(rights) == 1 and isinstance(node.comparisons[0].operator,
                                                (cst.In, cst.NotIn)):
                 # a string of known value that a dict literal surely has as a key, or that
                 # is none of the keys it may have: a known bool

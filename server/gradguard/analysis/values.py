@@ -367,10 +367,12 @@ def join(a: Val, b: Val) -> Val:
                 if not any(o == x for x in options):
                     options.append(o)
         return Val("lazy", ref=LazyJoin(tuple(options)))
-    if a.kind == "none":
-        kind, ref = b.kind, b.ref
-    elif b.kind == "none":
-        kind, ref = a.kind, a.ref
+    if a.kind == "none" or b.kind == "none":
+        kind, ref = (b.kind, b.ref) if a.kind == "none" else (a.kind, a.ref)
+        if kind == "scalar" and (isinstance(ref, bool) or isinstance(ref, tuple) and
+                                 ref[0] in ("int", "str", "float")):
+            # None or a number, string or bool: its value (and truth) not known
+            ref = None
     else:
         kind = a.kind if a.kind == b.kind else "unknown"
         ref = _join_refs(kind, a.ref, b.ref) if kind == a.kind else None
