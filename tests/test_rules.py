@@ -1437,3 +1437,45 @@ for epoch in range(2):
            "    loss = linear(torch.randn(8, 12)).pow(2).mean() + reg\n" \
            "    loss.backward(retain_graph=True)\n" in fixed
     assert [x.code for x in analyze(fixed).findings] == []
+
+
+_POOL = ("import random\n"
+         "import torch\n"
+         "G = torch.nn.Linear(4, 4)\n"
+         "opt = torch.optim.SGD(G.parameters(), lr=0.1)\n"
+         "pool = []\n"
+         "for step in range(100):\n"
+         "    fake = torch.tanh(G(torch.randn(2, 4)))\n"
+         "    STORE\n"
+         "    G(torch.randn(2, 4)).sum().backward()\n"
+         "    opt.step()\n")
+
+
+@pytest.mark.parametrize("store, leak", [
+    ("pool.append(fake)", True),
+    # an image pool: appends while below its capacity, then replaces an element
+    ("if len(pool) < 50:\n        pool.append(fake)\n    else:\n"
+     "        pool[random.randint(0, 49)] = fake", False),
+])
+def test_gg301_a_buffer_capped_by_its_length_does_not_grow(store, leak):
+    found = [(f.code, f.span.start.line) for f in analyze(_POOL.replace("STORE", store)).findings]
+    assert found == ([("GG301", 8)] if leak else [])
+
+
+def test_gg401_parameters_restored_from_saved_flags_may_require_grad_again():
+    # a freeze context (Dreamer's FreezeParameters) restores each flag it saved: after
+    # it the modules are not known to be frozen
+    src = ("import torch\n"
+           "world, actor = torch.nn.Linear(4, 4), torch.nn.Linear(4, 4)\n"
+           "modules = [world, actor]\n"
+           "states = [[p.requires_grad for p in m.parameters()] for m in modules]\n"
+           "for m in modules:\n"
+           "    for p in m.parameters():\n"
+           "        p.requires_grad_(False)\n"
+           "RESTORE"
+           "world(torch.randn(2, 4)).sum().backward()\n")
+    assert [f.code for f in analyze(src.replace("RESTORE", "")).findings] == ["GG401"]
+    restore = ("for m, st in zip(modules, states):\n"
+               "    for p, s in zip(m.parameters(), st):\n"
+               "        p.requires_grad_(s)\n")
+    assert analyze(src.replace("RESTORE", restore)).findings == ()

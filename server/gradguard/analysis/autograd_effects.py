@@ -221,7 +221,8 @@ class AutogradEffects:
             passes = frozenset(p for _, p in self.loop_stack if _made_before(store, p))
         else:
             key = self._root_key(acc_node)
-            if key is None or key not in self.entry_envs.get(pass_id, ()):
+            if key is None or key not in self.entry_envs.get(pass_id, ()) or \
+                    key in self.capped:
                 return
             passes = frozenset(p for _, p in self.loop_stack
                                if key in self.entry_envs.get(p, ()))

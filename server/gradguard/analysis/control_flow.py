@@ -114,7 +114,12 @@ class ControlFlow:
         if cond is not None:
             self.state.assume(cond)
         grad_entry = self.no_grad
-        self.exec_block(stmt.body.body)
+        capped = self._capped(stmt.test)
+        self.capped.append(capped)
+        try:
+            self.exec_block(stmt.body.body)
+        finally:
+            self.capped.pop()
         then = self.state
         grad_then, self.no_grad = self.no_grad, grad_entry
         self.state = entry.copy()
@@ -137,6 +142,21 @@ class ControlFlow:
         self.no_grad = modes.pop() if len(modes) == 1 else grad_entry
         self.state = join_states([then, self.state],
                                  (cond, cond.negated()) if cond is not None else None)
+
+    def _capped(self, test):
+        """The env key of the container ``c`` a test ``len(c) < n`` (``<=``, ``n > len(c)``)
+        bounds: what the branch appends to it stays within a capacity (an image pool, a
+        replay buffer that replaces once full), not one graph per iteration; else None."""
+        if not isinstance(test, cst.Comparison) or len(test.comparisons) != 1:
+            return None
+        op, right = test.comparisons[0].operator, test.comparisons[0].comparator
+        side = test.left if isinstance(op, (cst.LessThan, cst.LessThanEqual)) else \
+            right if isinstance(op, (cst.GreaterThan, cst.GreaterThanEqual)) else None
+        if isinstance(side, cst.Call) and isinstance(side.func, cst.Name) and \
+                side.func.value == "len" and len(side.args) == 1 and \
+                isinstance(side.args[0].value, (cst.Name, cst.Attribute)):
+            return self.key_of(side.args[0].value)
+        return None
 
     def cond_of(self, test) -> Cond | None:
         """The :class:`Cond` under which ``test`` (just evaluated) came out true, when the

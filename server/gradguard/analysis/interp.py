@@ -82,6 +82,8 @@ class Interpreter(PythonSemantics, Calls, ControlFlow, ImportSemantics, TorchSem
         # attribute key -> {statement that stored a graph there: the segments it stored}
         self.attr_stores: dict = {}
         self.accumulations: dict = {}
+        # env keys of containers whose length an enclosing ``if`` bounds (capped buffers)
+        self.capped: list = []
         self.consumed: set = set()
         self.passes_with_backward: set = set()
         self.retained_carries: list = []

@@ -16,7 +16,7 @@ from gradguard.analysis.frames import (ClassInfo, FuncRef, TupleType, children_o
                                        is_global, literal_int, string_value)
 from gradguard.analysis.values import (EMPTY, Alts, NONE, SCALAR, UNKNOWN, Binding,
                                        Cut, Val, dict_items, dict_sure_keys, element_shape, join,
-                                       join_all, known_object, merge_src, module_refs, whole_modules,
+                                       join_all, known_object, merge_src, module_refs, flag_modules,
                                        param_owners, store_parts)
 
 
@@ -140,6 +140,13 @@ def numeric_call(name: str, vals) -> Val | None:
         return _known_number(fn(*args))
     except (ValueError, OverflowError, TypeError):
         return None
+
+
+def _is_list(v: Val) -> bool:
+    """Whether a container value is a list (a list literal or comprehension, ``list()``,
+    filled by ``append``), not a dict."""
+    return v.kind == "container" and dict_items(v) is None and \
+        (v.ref is None or isinstance(v.ref, tuple) and v.ref[0] == "elem")
 
 
 def range_length(v: Val) -> int | None:
@@ -281,7 +288,7 @@ class PythonSemantics:
                     isinstance(val.ref, bool):
                 # ``for p in net.parameters(): p.requires_grad = False``, over
                 # ``list(a.parameters()) + list(b.parameters())``: each module's
-                for r in whole_modules(base.store):
+                for r in flag_modules(base.store, val.ref):
                     self.set_frozen(r, val.ref, target)
             if target.attr.value == "requires_grad" and base.kind == "module" and \
                     isinstance(base.ref, tuple) and val.kind == "scalar" and \
@@ -350,9 +357,12 @@ class PythonSemantics:
                     # known, so the container lets go of them all
                     self.state.env[key] = Binding(self._strip(old.val), old.stmt)
                 elif old.val.kind in ("container", "tuple", "unknown", "none"):
-                    if old.val.kind in ("container", "tuple") and not _constant_index(target):
+                    if old.val.kind in ("container", "tuple") and not _constant_index(target) \
+                            and not _is_list(old.val):
                         # (``d["loss"] = loss`` replaces one slot each time round: the
-                        # previous value's graph is let go; ``d[step] = loss`` piles up)
+                        # previous value's graph is let go; ``d[step] = loss`` piles up;
+                        # ``pool[idx] = image`` on a list replaces an element: a list
+                        # never grows by item assignment)
                         self._accumulate(target, target.value, val, _stored_term(stmt, target))
                     merged = join(old.val, val)
                     # ``meter[0] = loss`` on an object we know nothing of does not make

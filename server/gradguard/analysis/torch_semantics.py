@@ -19,7 +19,7 @@ from gradguard.analysis.python_semantics import MAX_ELTS, numeric_call
 from gradguard.analysis.values import (EMPTY, NONE, SCALAR, UNKNOWN, Alts, Binding, Cut, Val,
                                        dict_items, dict_of_pairs, element_shape, join, join_all,
                                        list_elements, merge_src, module_refs, param_owners,
-                                       whole_modules)
+                                       flag_modules)
 
 
 class TorchSemantics:
@@ -1049,13 +1049,13 @@ class TorchSemantics:
         if attr == "detach_":
             self._cut_in_place(func.value, recv)
             return self.cut_value("detach", call, recv, Val("tensor"))
-        if attr == "requires_grad_" and whole_modules(recv.store):
-            # ``for p in net.parameters(): p.requires_grad_(False)`` (each module's)
-            for r in whole_modules(recv.store):
-                self.set_frozen(r, literal_truth(pos[0][1]) if pos else True, call)
-            return recv
         if attr == "requires_grad_":
             flag = literal_truth(pos[0][1]) if pos else True
+            if flag_modules(recv.store, flag):
+                # ``for p in net.parameters(): p.requires_grad_(False)`` (each module's)
+                for r in flag_modules(recv.store, flag):
+                    self.set_frozen(r, flag, call)
+                return recv
             v = Val("tensor", recv.segs, flag is not False and not self.no_grad,
                     store=recv.store)
             if v.leaf:
@@ -1189,10 +1189,10 @@ class TorchSemantics:
         ``p.requires_grad = False``; ``node``: that call or statement): the module and its
         submodules no longer make a graph from their parameters, and their parameter
         attributes (``self.pos = nn.Parameter(...)``) are tensors known to have none;
-        ``requires_grad_()`` / ``(True)`` undoes it. A flag that is not a literal (None)
-        changes nothing."""
-        if flag is None:
-            return
+        ``requires_grad_()`` / ``(True)`` undoes it, and so does a flag that is not a
+        literal (None: ``p.requires_grad_(saved)`` restoring a state kept in a list, after
+        which they may require grad again)."""
+        flag = flag is not False
         refs = self._descendants({ref})
         if flag:
             self.frozen -= refs

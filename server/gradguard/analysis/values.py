@@ -285,6 +285,17 @@ def whole_modules(store) -> tuple:
     return ()
 
 
+def flag_modules(store, flag: bool | None) -> tuple:
+    """The modules whose parameters setting ``requires_grad`` to ``flag`` on a tensor
+    of storage ``store`` sets it on: :func:`whole_modules`, and, unless the flag is
+    False, each of the modules the parameters of one of them (``("params", {a, b})``: a
+    restore loop over a list of modules) may belong to: they may require grad again."""
+    whole = whole_modules(store)
+    if whole or flag is False or not (isinstance(store, tuple) and store[0] == "params"):
+        return whole
+    return tuple(sorted(store[1], key=repr))
+
+
 def known_object(v: Val) -> bool:
     """A module, or an object of a class of the user's, whose identity is known."""
     return v.kind in ("module", "object") and isinstance(v.ref, tuple)
