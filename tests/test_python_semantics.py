@@ -2188,3 +2188,29 @@ def test_is_none_of_none_or_of_a_known_number_is_known(scale, found):
         step(torch.nn.Linear(2, 1), torch.randn(3, 2){scale})
         """
     assert [c for c, *_ in _found(src)] == (["GG101"] if found else [])
+
+
+def test_star_args_of_a_list_of_known_elements_pass_them():
+    # tntorch's optimize(tensors, loss_function): loss_function(*tensors) over [t]
+    assert _found("""\
+        import torch
+
+        class Cores:
+            def __init__(self):
+                self.a = torch.randn(3, 3, requires_grad=True)
+
+            def full(self):
+                return self.a @ self.a
+
+        def optimize(tensors, loss_function, max_iter=10):
+            history = []
+            for _ in range(max_iter):
+                loss = loss_function(*tensors)
+                loss.backward()
+                history.append(loss)
+            return history
+
+        t = Cores()
+        optimize([t], lambda c, scale=2.0: c.full().sum() * scale)
+        """) == [("GG301", 15, "`history` accumulates `loss` with its autograd graph: every "
+                              "iteration's graph stays in memory")]

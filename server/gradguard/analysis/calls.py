@@ -93,6 +93,8 @@ def named_tuple(fields: tuple, pos, kw) -> Val:
 
 # the key of ``kw`` for a ``**mapping`` argument whose keys are not known
 STAR_KW = "**"
+# the ``ref`` of the value standing for a ``*iterable`` argument whose length is not known
+STAR_POS = "*"
 
 
 class Calls:
@@ -118,8 +120,9 @@ class Calls:
             elif a.star:
                 # ``*xs``: several arguments, which ones not known; the elements of a list
                 # of known shape kept (``nn.Sequential(*[Block() for _ in range(n)])``)
-                pos.append((Val("unknown", v.segs, v.leaf, elts=v.elts if a.star == "*" and
-                                v.kind in ("container", "tuple") else None), a.value))
+                pos.append((Val("unknown", v.segs, v.leaf, STAR_POS, elts=v.elts
+                                if a.star == "*" and v.kind in ("container", "tuple")
+                                else None), a.value))
             else:
                 pos.append((v, a.value))
         return pos, kw
@@ -366,6 +369,15 @@ class Calls:
         params = node.params
         names = [p for p in list(params.posonly_params) + list(params.params)]
         args = list(pos)
+        star = next((i for i, (v, _) in enumerate(args)
+                     if v.kind == "unknown" and v.ref == STAR_POS), None)
+        rest = None
+        if star is not None:
+            # ``f(*xs)`` of a list whose elements are known (each, or one standing for
+            # all): those come first; how many more, not known (any of its values)
+            sv, snode = args[star]
+            rest = Val("unknown", sv.segs, sv.leaf)
+            args = args[:star] + [(e, snode) for e in sv.elts or ()]
         if self_val is not None and not ref.static and names:
             first = names[0]
             names = names[1:]
@@ -386,6 +398,8 @@ class Calls:
                 elif p.name.value in kw:
                     v = kw[p.name.value][0]
                     frame.arg_nodes[p.name.value] = kw[p.name.value][1]
+                elif rest is not None:
+                    v = rest
                 elif STAR_KW in kw:
                     v = UNKNOWN
                 elif p.default is not None:
