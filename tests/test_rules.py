@@ -1479,3 +1479,34 @@ def test_gg401_parameters_restored_from_saved_flags_may_require_grad_again():
                "    for p, s in zip(m.parameters(), st):\n"
                "        p.requires_grad_(s)\n")
     assert analyze(src.replace("RESTORE", restore)).findings == ()
+
+
+_HELPER_UPDATES = ("import torch\n"
+                   "\n"
+                   "\n"
+                   "def update_params(optim, loss):\n"
+                   "    optim.zero_grad()\n"
+                   "    loss.backward()\n"
+                   "    optim.step()\n"
+                   "\n"
+                   "\n"
+                   "q, pi = torch.nn.Linear(4, 1), torch.nn.Linear(4, 4)\n"
+                   "q_opt = torch.optim.Adam(q.parameters())\n"
+                   "pi_opt = torch.optim.Adam(pi.parameters())\n"
+                   "s = torch.randn(8, 4)\n"
+                   "q_loss = q(s).pow(2).mean()\n"
+                   "pi_loss = -q(pi(s)).mean()\n"
+                   "update_params(q_opt, q_loss)\n"
+                   "update_params(pi_opt, pi_loss)\n")
+
+
+def test_gg201_through_a_shared_helper_is_reported_at_the_call_that_fails():
+    # the helper's own backward runs three times; the order of the calls is the bug
+    f = _only(_HELPER_UPDATES, "GG201")
+    assert (f.span.start.line, f.message.render()) == (
+        17, "`pi_loss` backpropagates through `q` as it was on line 15, but its parameters "
+            "were updated in place on line 7")
+    fixed = apply_edits(_HELPER_UPDATES, f.preferred_fix.edits)
+    assert fixed.endswith("update_params(q_opt, q_loss)\npi_loss = -q(pi(s)).mean()\n"
+                          "update_params(pi_opt, pi_loss)\n")
+    assert analyze(fixed).findings == ()

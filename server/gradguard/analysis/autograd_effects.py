@@ -505,6 +505,9 @@ class AutogradEffects:
                     self.mark()
                     self._seen_hazards.add(key)
                     outer_call, outer_root, site = self._site(call, root_node)
+                    if store[0] == "param":
+                        outer_call, outer_root, site = self._param_site(
+                            call, root_node, outer_call, outer_root, site, bump[0][1])
                     self.inplace.append(InplaceHazard(
                         "param" if store[0] == "param" else "tensor", outer_call, call,
                         outer_root, seg, store, bump[0],
@@ -517,6 +520,26 @@ class AutogradEffects:
                     # every other tensor this backward needs and that was changed in
                     # place too (a key cache and a value cache): a fix must undo them all
                     found = True
+
+    def _param_site(self, call, root_node, outer_call, outer_root, site, path):
+        """Where a backward through updated parameters is reported: in the deepest frame
+        that both it and the update (``path``: its frames) ran in, at the call that led
+        to the backward there (``update_params(q_opt, q_loss); update_params(pi_opt,
+        pi_loss)``: the second call, not the helper's shared ``loss.backward()``); at the
+        backward itself when the update ran in its own frame (a helper that steps one
+        optimizer before backpropagating another loss)."""
+        ids = [f.id for f in self.frames]
+        k = 0
+        # the same frame, or one called from the same statement (an earlier iteration's
+        # call of the same method: ``agent.update(...)`` stepped, then backpropagates)
+        while k < len(ids) and k < len(path) and (
+                ids[k] == path[k][0] or k and self.frames[k - 1].stmt is path[k - 1][1]):
+            k += 1
+        if k >= len(ids):
+            return call, root_node, len(ids)
+        if k == site:
+            return outer_call, outer_root, site
+        return self.frames[k].call, None, k
 
     def _first_bump(self, store, saved: int, now: int):
         """The in-place change that moved ``store`` past the version a node saved (the
