@@ -1510,3 +1510,40 @@ def test_gg201_through_a_shared_helper_is_reported_at_the_call_that_fails():
     assert fixed.endswith("update_params(q_opt, q_loss)\npi_loss = -q(pi(s)).mean()\n"
                           "update_params(pi_opt, pi_loss)\n")
     assert analyze(fixed).findings == ()
+
+
+_FLAG_SET_LATER = ("import torch\n"
+                   "import torch.nn as nn\n"
+                   "import torch.nn.functional as F\n"
+                   "\n"
+                   "\n"
+                   "class FFN(nn.Module):\n"
+                   "    def __init__(self):\n"
+                   "        super().__init__()\n"
+                   "        self.linear1, self.linear2 = nn.Linear(4, 8), nn.Linear(8, 4)\n"
+                   "        self.dropout = nn.Dropout(0.1)\n"
+                   "\n"
+                   "    def forward(self, x):\n"
+                   "        return self.linear2(self.dropout(F.relu(self.linear1(x))))\n"
+                   "\n"
+                   "\n"
+                   "net = FFN()\n"
+                   "for m in net.modules():\n"
+                   "    if isinstance(m, (nn.ReLU, nn.Dropout)):\n"
+                   "        m.inplace = True\n"
+                   "net(torch.randn(2, 4)).sum().backward()\n")
+
+
+def test_gg202_inplace_flag_set_on_a_built_module():
+    # the MVANet switch: Dropout's forward reads self.inplace, so it now overwrites the
+    # output F.relu saved
+    f = _only(_FLAG_SET_LATER, "GG202")
+    assert (f.span.start.line, f.message.render()) == (
+        13, "In-place change of `F.relu(self.linear1(x))`, which `F.relu(self.linear1(x))` "
+            "(line 13) saved for backward")
+    from gradguard.i18n import render
+    assert render(f.preferred_fix.title, "zh_CN") == "把 `m.inplace` 设为 False"
+    fixed = apply_edits(_FLAG_SET_LATER, f.preferred_fix.edits)
+    assert "        m.inplace = False\n" in fixed and analyze(fixed).findings == ()
+    only_relu = _FLAG_SET_LATER.replace("(nn.ReLU, nn.Dropout)", "nn.ReLU")
+    assert analyze(only_relu).findings == ()

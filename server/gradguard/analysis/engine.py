@@ -758,7 +758,8 @@ class Engine:
         shared = (others, {k: class_key(c) if c.gid == gid else class_outline(c)
                            for k, c in main.classes.items()},
                   {k: frozenset(v) for k, v in main.submodules.items()},
-                  dict(main.inplace_ctors), frozenset(main.frozen), text_facts)
+                  dict(main.inplace_ctors), dict(main.inplace_flags), frozenset(main.frozen),
+                  text_facts)
         words_of = {key: d.words for key, d in defs.values()}
         nested = frozenset().union(*(statements[st].nested_words(module) for st in module.body))
 

@@ -74,6 +74,8 @@ class Interpreter(PythonSemantics, Calls, ControlFlow, ImportSemantics, TorchSem
         # the change that made that version
         self.bumps: dict = {}
         self.inplace_ctors: dict = {}
+        # torch.nn module ref -> (flag, statement) of ``m.inplace = flag`` set after it was built
+        self.inplace_flags: dict = {}
         self.inplace_modules: dict = {}
         self.container_calls: set = set()  # calls of an nn.Sequential: its children ran there
         self.entry_envs: dict = {}
@@ -197,6 +199,7 @@ class Interpreter(PythonSemantics, Calls, ControlFlow, ImportSemantics, TorchSem
         other.deps = set(self.deps)
         other.submodules = {k: set(v) for k, v in self.submodules.items()}
         other.inplace_ctors = dict(self.inplace_ctors)
+        other.inplace_flags = dict(self.inplace_flags)
         other.frozen = set(self.frozen)
         return other
 

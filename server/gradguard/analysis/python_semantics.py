@@ -310,6 +310,14 @@ class PythonSemantics:
                                    and len(stmt.body) == 1 else target, base.store)
                 self._set_requires_grad(base, not off)
                 return
+            if target.attr.value == "inplace" and base.kind == "module" and \
+                    val.kind == "scalar" and isinstance(val.ref, bool):
+                # ``m.inplace = True`` on a built nn.ReLU / Dropout: its forward reads the
+                # flag (torch/nn/modules/activation.py), so from now on it runs in place
+                for r in module_refs(base)[:1] if len(module_refs(base)) == 1 else ():
+                    if r[0] == "nn" and r[1] in T.INPLACE_MODULES:
+                        self.inplace_flags[r] = (val.ref, stmt.body[0] if isinstance(
+                            stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 else None)
             if base.kind in ("object", "module") and base.ref is not None and \
                     not isinstance(base.ref, str):
                 akey = ("@", base.ref, target.attr.value)

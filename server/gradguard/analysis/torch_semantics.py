@@ -124,13 +124,16 @@ class TorchSemantics:
                 node = call
             return v
         label = dotted(call.func) or "model"
-        if name is not None and ref[3] and pos:
+        flag, where = self.inplace_flags.get(ref, (None, None)) if name is not None \
+            else (None, None)
+        if name is not None and (ref[3] if flag is None else flag) and pos:
             # an in-place activation: same storage, one version newer
             v = pos[0][0]
             if v.store is not None:
-                self.inplace_modules[id(call)] = self.inplace_ctors.get(ref)
+                ctor = where if where is not None else self.inplace_ctors.get(ref)
+                self.inplace_modules[id(call)] = ctor
                 # (a Sequential's call runs several: which one changed this tensor)
-                self.inplace_modules[(id(call), v.store)] = self.inplace_ctors.get(ref)
+                self.inplace_modules[(id(call), v.store)] = ctor
                 res = self.in_place(call, v, [])
                 if name in T.INPLACE_SAVES_OUTPUT and res.segs and not self.no_grad:
                     # relu_ and friends backward from their result: the changed tensor

@@ -148,13 +148,20 @@ def _module_fix(ctor, src: Source, others=()) -> Fix | None:
     constructors of the same mistake the same call runs) with inplace=False."""
     if ctor is None or None in others:
         return None
+    if isinstance(ctor, cst.Assign):  # ``m.inplace = True`` after it was built
+        return Fix(Message(N_("Set `{flag}` to False"),
+                           {"flag": src.code(ctor.targets[0].target, 40)}),
+                   tuple(_not_in_place(c, src) for c in (ctor, *others)), preferred=True)
     return Fix(Message(N_("Build `{module}` with inplace=False"),
                        {"module": src.code(ctor.func, 40)}),
                tuple(_not_in_place(c, src) for c in (ctor, *others)), preferred=True)
 
 
-def _not_in_place(ctor: cst.Call, src: Source) -> Edit:
-    """The edit that builds ``ctor``'s module with inplace=False."""
+def _not_in_place(ctor, src: Source) -> Edit:
+    """The edit that builds ``ctor``'s module with inplace=False (or, for ``m.inplace =
+    True`` after it was built, sets the flag to False)."""
+    if isinstance(ctor, cst.Assign):
+        return Edit(src.span(ctor.value), "False")
     for arg in ctor.args:
         if arg.keyword is None and isinstance(arg.value, cst.Name) and arg.value.value == "True":
             return Edit(src.span(arg.value), "False")
