@@ -1547,3 +1547,19 @@ def test_gg202_inplace_flag_set_on_a_built_module():
     assert "        m.inplace = False\n" in fixed and analyze(fixed).findings == ()
     only_relu = _FLAG_SET_LATER.replace("(nn.ReLU, nn.Dropout)", "nn.ReLU")
     assert analyze(only_relu).findings == ()
+
+
+def test_gg202_module_list_of_an_empty_list_is_filled_by_append():
+    # nn.ModuleList([]) then append: the branches are known, and unsqueeze_ changes in
+    # place the output the branch's ReLU saved
+    src = ("import torch\n"
+           "import torch.nn as nn\n"
+           "convs = nn.ModuleList([])\n"
+           "convs.append(nn.Sequential(nn.Conv2d(4, 4, 3, padding=1), nn.ReLU()))\n"
+           "for conv in convs:\n"
+           "    fea = conv(torch.randn(1, 4, 8, 8)).unsqueeze_(1)\n"
+           "    fea.sum().backward()\n")
+    f = _only(src, "GG202")
+    assert (f.span.start.line, f.message.render()) == (
+        6, "In-place change of `conv(torch.randn(1, 4, 8, 8))`, which `conv(torch.randn(1, 4, "
+           "8, 8))` (line 6) saved for backward")

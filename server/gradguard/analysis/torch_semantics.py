@@ -447,9 +447,9 @@ class TorchSemantics:
                     children.append(v)
         # (a list filled in a loop, ``layers += [ActNorm(d), Coupling(d)]``: one element,
         # one of the modules appended, stands for them all)
-        if not children or any(c.kind != "module" or not module_refs(c) for c in children):
+        if children is None or any(c.kind != "module" or not module_refs(c) for c in children):
             return None
-        return tuple(children)
+        return tuple(children)  # (``nn.ModuleList([])``: filled later, as with no argument)
 
     def _container_init(self, call: cst.Call, pos) -> None:
         """``super().__init__(*layers)`` in a subclass of nn.Sequential / nn.ModuleList:
