@@ -2214,3 +2214,36 @@ def test_star_args_of_a_list_of_known_elements_pass_them():
         optimize([t], lambda c, scale=2.0: c.full().sum() * scale)
         """) == [("GG301", 15, "`history` accumulates `loss` with its autograd graph: every "
                               "iteration's graph stays in memory")]
+
+
+@pytest.mark.parametrize("callbacks, found", [("[log]", True), ("[add_kl]", False),
+                                              ("[log, add_kl]", False)])
+def test_a_dict_changed_by_a_helper_it_was_given_is_changed_for_the_caller(callbacks, found):
+    # torchbearer's Trial: state = {LOSS: ...} keyed by a module-level constant; the hooks
+    # add the loss terms to state[LOSS] in place; with none, the loss is a constant
+    src = f"""\
+        import torch
+
+        LOSS, X = "loss", "x"
+        net = torch.nn.Linear(4, 1)
+
+        def add_kl(state):
+            return net(state[X]).pow(2).mean()
+
+        def log(state):
+            print(state[X].shape)
+
+        def call_hooks(hooks, state):
+            for hook in hooks:
+                extra = hook(state)
+                if extra is not None:
+                    state[LOSS] = state[LOSS] + extra
+
+        def step(hooks):
+            state = {{X: torch.randn(2, 4), LOSS: torch.zeros(1)}}
+            call_hooks(hooks, state)
+            state[LOSS].backward()
+
+        step({callbacks})
+        """
+    assert [(c, line) for c, line, _ in _found(src)] == ([("GG401", 21)] if found else [])

@@ -385,6 +385,8 @@ class Calls:
         self.frames.append(frame)
         self.depth += 1
         saved_ng = self.no_grad
+        entry: dict = {}  # parameter -> the argument's value
+        changed: list = []  # (argument expression, value) of containers changed in place
         if ref.no_grad:
             self.no_grad += 1
             self.no_grad_sites.append(node)
@@ -395,9 +397,11 @@ class Calls:
                 elif i < len(args):
                     v = args[i][0]
                     frame.arg_nodes[p.name.value] = args[i][1]
+                    entry[p.name.value] = v
                 elif p.name.value in kw:
                     v = kw[p.name.value][0]
                     frame.arg_nodes[p.name.value] = kw[p.name.value][1]
+                    entry[p.name.value] = v
                 elif rest is not None:
                     v = rest
                 elif STAR_KW in kw:
@@ -435,6 +439,7 @@ class Calls:
                     call is not None and conds[0] is not None and \
                     all(c == conds[0] for c in conds) else None
                 self.state.dead = entry_dead
+                changed = self._changed_in_place(frame, entry)
         finally:
             if ref.no_grad:
                 self.no_grad_sites.pop()
@@ -446,10 +451,31 @@ class Calls:
                 del self.state.env[k]
             if frame.closures:
                 self.closure_frames[frame.id] = frame.parent
+        for arg, v in changed:
+            # (the caller's variable names the same dict or list: ``state[LOSS] = ...``
+            # in a helper given ``state``)
+            key = self.key_of(arg)
+            if key in self.state.env and self.state.env[key].val.kind == "container":
+                self.state.env[key] = Binding(v, self.state.env[key].stmt)
         self.completed.add(id(node))
         if frame.yields is not None:
             result = self._generated(frame.yields, start, lazy=True)
         return result
+
+    def _changed_in_place(self, frame, entry: dict) -> list:
+        """The containers a call changed through its parameters (``d[k] = v``,
+        ``d.update(...)``; the parameter never rebound): ``(argument expression, value
+        at the end)`` for each given as a name or attribute, so that the caller's binding,
+        the same object, holds them too."""
+        out = []
+        for name, before in entry.items():
+            b = self.state.env.get((frame.id, name))
+            arg = frame.arg_nodes.get(name)
+            if b is not None and b.stmt is None and b.val is not before and \
+                    before.kind == b.val.kind == "container" and \
+                    isinstance(arg, (cst.Name, cst.Attribute)):
+                out.append((arg, b.val))
+        return out
 
     def _generated(self, yields: list, start: int, lazy: bool = False) -> Val:
         """An iterable whose elements are ``yields``, computed once per element (a

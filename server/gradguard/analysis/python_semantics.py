@@ -841,14 +841,16 @@ class PythonSemantics:
                        any(v.leaf for v in vals), None, None if starred else tuple(vals),
                        src=None if starred else merge_src(vals))
         if isinstance(node, cst.Dict):
-            vals = []
+            vals, keys = [], []
             for e in node.elements:
                 if isinstance(e, cst.DictElement):
-                    self.eval(e.key)
+                    k = self.eval(e.key)
+                    if isinstance(e.key, cst.SimpleString):
+                        keys.append(string_value(e.key))
+                    elif k.kind == "scalar" and isinstance(k.ref, tuple) and k.ref[0] == "str":
+                        keys.append(k.ref[1])  # (``{LOSS: loss}``, LOSS a known string)
                 vals.append(self.eval(e.value))
             segs = frozenset().union(*(v.segs for v in vals)) if vals else EMPTY
-            keys = [string_value(e.key) for e in node.elements
-                    if isinstance(e, cst.DictElement) and isinstance(e.key, cst.SimpleString)]
             # a literal of string keys keeps each key's value (``out["log"]``)
             ref = ("dict", tuple(keys), tuple(vals), frozenset(keys)) \
                 if len(keys) == len(vals) and len(set(keys)) == len(keys) else "dict"
