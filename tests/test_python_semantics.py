@@ -2247,3 +2247,31 @@ def test_a_dict_changed_by_a_helper_it_was_given_is_changed_for_the_caller(callb
         step({callbacks})
         """
     assert [(c, line) for c, line, _ in _found(src)] == ([("GG401", 21)] if found else [])
+
+
+@pytest.mark.parametrize("guard", ["if state:", "if state is not None:"])
+def test_isinstance_false_of_a_tuple_leaves_none(guard):
+    # a recursive detach helper over an LSTM's (h, c): isinstance(state, (list, tuple))
+    # false means state is None there, so ``return state`` returns no graph
+    src = f"""\
+        import torch
+        import torch.nn as nn
+
+        def detach_states(state):
+            if isinstance(state, torch.Tensor):
+                return state.detach()
+            if isinstance(state, (list, tuple)):
+                return type(state)(detach_states(s) for s in state)
+            return state
+
+        lstm = nn.LSTM(4, 4)
+        state = None
+        for step in range(3):
+            {guard}
+                state = detach_states(state)
+            out, state = lstm(torch.randn(2, 1, 4), state)
+            out.sum().backward()
+        """
+    assert _found(src) == []
+    assert [c for c, *_ in _found(src.replace("                state = detach_states(state)\n",
+                                              "                pass\n"))] == ["GG102"]

@@ -280,6 +280,29 @@ class ControlFlow:
         if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
             self._refine(test.expression, not truth)
             return
+        if not truth and isinstance(test, cst.Call) and isinstance(test.func, cst.Name) and \
+                test.func.value == "isinstance" and len(test.args) == 2 and \
+                isinstance(test.args[0].value, (cst.Name, cst.Attribute)) and \
+                self.lookup_key("isinstance") is None:
+            # ``isinstance(state, (list, tuple))`` false: a tuple (a tensor, for
+            # ``torch.Tensor``) is one, so there the name holds None (a recursive
+            # ``detach_states`` falling through to ``return state``)
+            key = self.key_of(test.args[0].value)
+            b = self.state.env.get(key) if key is not None else None
+            names = self._type_names(test.args[1].value) if b is not None else None
+            if names and (b.val.kind == "tuple" and "tuple" in names or
+                          b.val.kind == "tensor" and "torch.Tensor" in names):
+                self.state.env[key] = Binding(NONE, b.stmt)
+            return
+        if not truth and isinstance(test, (cst.Name, cst.Attribute)):
+            # ``if state:`` false: a tuple of known elements is never empty (tuples do
+            # not change), so there the name holds None (``state = None`` before a loop
+            # that carries an LSTM's ``(h, c)``)
+            key = self.key_of(test)
+            b = self.state.env.get(key) if key is not None else None
+            if b is not None and b.val.kind == "tuple" and b.val.elts:
+                self.state.env[key] = Binding(NONE, b.stmt)
+            return
         if isinstance(test, cst.Comparison) and len(test.comparisons) == 1:
             comp = test.comparisons[0]
             if isinstance(comp.comparator, cst.Name) and comp.comparator.value == "None":
