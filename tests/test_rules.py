@@ -1563,3 +1563,25 @@ def test_gg202_module_list_of_an_empty_list_is_filled_by_append():
     assert (f.span.start.line, f.message.render()) == (
         6, "In-place change of `conv(torch.randn(1, 4, 8, 8))`, which `conv(torch.randn(1, 4, "
            "8, 8))` (line 6) saved for backward")
+
+
+def test_gg301_sum_kept_before_the_backward_in_a_function_called_per_epoch():
+    src = ("import torch\n"
+           "\n"
+           "\n"
+           "def train_step(model, batches, opt):\n"
+           "    train_loss = 0\n"
+           "    for x in batches:\n"
+           "        loss = model(x).pow(2).mean()\n"
+           "        train_loss += loss\n"
+           "        opt.zero_grad()\n"
+           "        loss.backward()\n"
+           "        opt.step()\n"
+           "    return float(train_loss) / len(batches)\n"
+           "\n"
+           "\n"
+           "net = torch.nn.Linear(2, 1)\n"
+           "opt = torch.optim.SGD(net.parameters(), lr=0.1)\n"
+           "for epoch in range(2):\n"
+           "    train_step(net, [torch.randn(4, 2) for _ in range(8)], opt)\n")
+    assert [(f.code, f.span.start.line) for f in analyze(src).findings] == [("GG301", 8)]

@@ -214,7 +214,7 @@ class AutogradEffects:
                 isinstance(value_node, cst.IfExp):
             return
         ctx, pass_id = self.loop_stack[-1]
-        key = None
+        key = self._root_key(acc_node) if acc_node is not None else None
         if store is not None:
             if not _made_before(store, pass_id):
                 return
@@ -241,6 +241,7 @@ class AutogradEffects:
             rec.passes |= passes
             rec.eval_mode = rec.eval_mode or self.frame.eval_mode
             rec.live = rec.live or live
+            rec.key = key or rec.key  # (this call's variable: a function called again)
 
     def _holds_accumulator(self, rec, segs: frozenset) -> bool:
         """Whether a graph of ``segs`` holds what the accumulator of ``rec`` holds now (the
