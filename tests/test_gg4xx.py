@@ -395,10 +395,15 @@ for _ in range(3):
 
 
 def test_gg402_log_probs_rebuilt_with_torch_tensor():
+    # reported at the one cut on the way, where the fix goes; the step is related
     (f,) = analyze(WORKER).findings
-    assert (f.code, f.span.start.line) == ("GG402", 34)
+    assert (f.code, f.span.start.line) == ("GG402", 27)
+    assert f.message.render() == (
+        "`torch.tensor([m[0] for m in self.memo...` cuts `self.actor` out of the loss: "
+        "`self.actor_opt` (line 34) steps their parameters, but no backward of this loop "
+        "reaches them, so their gradients stay None and `self.actor` does not train")
     assert [(r.span.start.line, r.message.render()) for r in f.related] == [
-        (27, "the graph from `self.actor` is cut here"),
+        (34, "`self.actor_opt` steps `self.actor` here"),
         (33, "this backward does not reach `self.actor`"),
         (10, "the optimizer took the parameters `self.actor` had here")]
     assert f.preferred_fix.title.render() == (
@@ -419,7 +424,7 @@ def test_gg402_log_probs_gathered_in_lists_are_no_leak_but_a_cut():
         "torch.tensor([m[0] for m in self.memory])", "torch.tensor(self.log_probs)").replace(
         "        self.memory.clear()\n", "        self.memory.clear()\n        self.log_probs.clear()\n")
     (f,) = analyze(text).findings
-    assert (f.code, f.span.start.line) == ("GG402", 35)
+    assert (f.code, f.span.start.line) == ("GG402", 28)
     fixed = apply_edits(text, f.preferred_fix.edits)
     assert "        log_probs = torch.stack(self.log_probs).unsqueeze(1)\n" in fixed
     assert codes(fixed) == []
@@ -717,11 +722,11 @@ def test_gg402_parameters_a_method_gathers_from_submodules():
     # ``net.side_parameters()`` gathers the ``side`` submodules' parameters: every use of
     # their output is detached, so the side optimizer steps with no gradient
     (f,) = analyze(SIDE_PARAMETERS).findings
-    assert (f.code, f.span.start.line) == ("GG402", 38)
+    assert (f.code, f.span.start.line) == ("GG402", 12)
     assert f.message.render() == (
-        "`side_opt` steps the parameters of `net.side_parameters()`, but no backward of this "
-        "loop reaches them (their way to the loss is cut, or the loss is built from other "
-        "modules), so their gradients stay None and `net.side_parameters()` does not train")
+        "`self.side(x).detach()` cuts `net.side_parameters()` out of the loss: `side_opt` "
+        "(line 38) steps their parameters, but no backward of this loop reaches them, so "
+        "their gradients stay None and `net.side_parameters()` does not train")
     assert codes(SIDE_PARAMETERS.replace("self.side(x).detach()", "self.side(x)")) == []
 
 

@@ -1136,11 +1136,11 @@ def test_gg402_a_loop_over_optimizers_steps_each_in_turn(target, iterable):
     # modules, and G's never gets a gradient when its output is detached in every loss
     src = _OPTIMIZER_LOOP.format(target=target, iterable=iterable, fake="fake.detach()")
     f = _only(src, "GG402")
-    assert f.span.start.line == 11
+    assert f.span.start.line == 8
     assert f.message.render() == (
-        "`opt` steps the parameters of `G`, but no backward of this loop reaches them (their "
-        "way to the loss is cut, or the loss is built from other modules), so their gradients "
-        "stay None and `G` does not train")
+        "`fake.detach()` cuts `G` out of the loss: `opt` (line 11) steps their parameters, "
+        "but no backward of this loop reaches them, so their gradients stay None and `G` "
+        "does not train")
     assert analyze(_OPTIMIZER_LOOP.format(target=target, iterable=iterable,
                                           fake="fake")).findings == ()
 

@@ -8,7 +8,9 @@ does not train.
 Reported only on what the engine knows: the optimizer is given exactly some modules'
 ``parameters()``, those modules are built in the analysed code and never handed to code the
 engine does not follow, and every backward of the loop has a graph whose parameters it
-knows (no parameter of an unknown module used directly).
+knows (no parameter of an unknown module used directly). Reported at the step, or, when
+one explicit cut in the file (``.detach()``, ``.data``, ``.item()``, ``torch.tensor(...)``)
+is all that stands between those modules and the loss, at that cut, where the fix goes.
 """
 
 from __future__ import annotations
@@ -289,7 +291,23 @@ def _finding(interp: Interpreter, st: Step, verdict, src: Source) -> Finding:
         related.append(Related(src.span(st.trained.site), Message(
             N_("the optimizer took the parameters `{modules}` had here"), {"modules": names})))
     fix = _fix(interp, st, backs, mods, src) or _stack_fix(cuts, src)
-    return Finding(RULE.code, src.span(silencer if silencer is not None else st.node),
+    at = silencer if silencer is not None else st.node
+    if silencer is None and zero is None and len(cuts) == 1 and \
+            cuts[0].kind in ("detach", "data", "item", "factory") and \
+            src.span(cuts[0].node).path is None:
+        # one explicit cut on the way (``.detach()``, ``.item()``, ``torch.tensor(...)``):
+        # reported there, where the graph is lost and the fix goes
+        at = cuts[0].node
+        message = Message(N_("`{code}` cuts `{modules}` out of the loss: `{optimizer}` (line "
+                             "{line}) steps their parameters, but no backward of this loop "
+                             "reaches them, so their gradients stay None and `{modules}` "
+                             "does not train"),
+                          {"code": src.code(at, 40), "modules": names, "optimizer": opt,
+                           "line": src.line_ref(st.node)})
+        related = [Related(src.span(st.node), Message(
+            N_("`{optimizer}` steps `{modules}` here"), {"optimizer": opt, "modules": names}))
+        ] + [r for r in related if r.span != src.span(at)]
+    return Finding(RULE.code, src.span(at),
                    message, tuple(related[:6]), (fix,) if fix else ())
 
 
