@@ -975,3 +975,12 @@ for _ in range(2):
         "`optimizer` steps the parameters of `student`, but `torch.tensor(total / "
         "len(student_logi...` makes a tensor that has no graph a new leaf: the "
         "backward on line 18 runs")
+
+
+def test_a_silencer_of_a_loss_whose_history_is_not_all_known_is_reported_there():
+    # PPO's coefficients come from code the engine does not follow: requires_grad = True
+    # raises on a tensor with a graph, so the loss had none there
+    text = SILENCED.replace("import torch\n", "import torch\nfrom config import coef\n").replace(
+        "    loss = out.pow(2).mean()\n", "    loss = out.pow(2).mean() * coef('vf')\n")
+    (f,) = analyze(text).findings
+    assert (f.code, f.span.start.line) == ("GG402", 9)

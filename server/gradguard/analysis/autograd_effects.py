@@ -87,9 +87,12 @@ class AutogradEffects:
         (``requires_grad_()``, ``requires_grad = True``, ``torch.tensor(v,
         requires_grad=True)``): when ``val`` was known to have no graph because its
         history cut one (not a fresh factory tensor: a new input), ``node`` silences the
-        error a backward of it would raise, and that backward stops at the leaf."""
-        if store is not None and not val.segs and not val.leaf and val.src and \
-                any(c.kind != "factory" or c.had_graph for c in val.src):
+        error a backward of it would raise, and that backward stops at the leaf. Also when
+        what ``val`` was made from is not all known: ``requires_grad = True`` raises on a
+        tensor that has a graph, so it has none there (GG402 still decides on its own
+        whether the step's modules are reached)."""
+        if store is not None and not val.segs and not val.leaf and (val.src is None or any(
+                c.kind != "factory" or c.had_graph for c in val.src)):
             self.silencers[store] = node
 
     def fresh_store(self):
