@@ -984,3 +984,28 @@ def test_a_silencer_of_a_loss_whose_history_is_not_all_known_is_reported_there()
         "    loss = out.pow(2).mean()\n", "    loss = out.pow(2).mean() * coef('vf')\n")
     (f,) = analyze(text).findings
     assert (f.code, f.span.start.line) == ("GG402", 9)
+
+
+REENTRANT = """import torch
+import torch.nn as nn
+from torch.utils.checkpoint import checkpoint
+
+emb = nn.Embedding(10, 4)
+emb.requires_grad_(False)
+block = nn.Linear(4, 4)
+x = emb(torch.randint(0, 10, (2, 3)))
+out = checkpoint(block, x, use_reentrant=True)
+out.sum().backward()
+"""
+
+
+def test_reentrant_checkpoint_of_inputs_without_grad_has_no_graph():
+    # use_reentrant=True: the output requires grad only if an input tensor does; the
+    # block's own parameters do not count (torch/utils/checkpoint.py)
+    (f,) = analyze(REENTRANT).findings
+    assert (f.code, f.span.start.line) == ("GG401", 10)
+    assert f.message.render().startswith(
+        "`out.sum()` has no graph: it was computed under `checkpoint(block, x, "
+        "use_reentrant=True)` (line 9)")
+    assert codes(REENTRANT.replace("use_reentrant=True", "use_reentrant=False")) == []
+    assert codes(REENTRANT.replace("emb.requires_grad_(False)\n", "")) == []

@@ -106,6 +106,28 @@ class TorchSemantics:
             return v.ref + ("." + rest if rest else "")
         return name
 
+    def _checkpointed(self, call, pos, kw) -> Val:
+        """``checkpoint(fn, *args)``: ``fn(*args)``. With ``use_reentrant=True`` (the
+        default when not given, torch/utils/checkpoint.py) its output has a graph only if
+        a tensor argument requires grad: when none does (a frozen embedding's output), it
+        runs as under no_grad, whatever parameters ``fn`` uses."""
+        fn, args = pos[0][0], pos[1:]
+        rest = {k: v for k, v in kw.items() if k not in (
+            "use_reentrant", "preserve_rng_state", "context_fn", "determinism_check", "debug")}
+        flag = kw.get("use_reentrant")
+        reentrant = flag is None or literal_truth(flag[1]) is True
+        tensors = [v for v, _ in args if v.kind == "tensor"]
+        if reentrant and tensors and not any(v.grad for v, _ in args) and \
+                all(v.src is not None for v in tensors):
+            self.no_grad += 1
+            self.no_grad_sites.append(call)
+            try:
+                return self.apply(call, fn, args, rest, None)
+            finally:
+                self.no_grad -= 1
+                self.no_grad_sites.pop()
+        return self.apply(call, fn, args, rest, None)
+
     def module_call(self, call, callee: Val, pos) -> Val:
         """Calling an nn.Module (or a model-like callable): its forward builds a graph
         from its parameters and saves its inputs and parameters; recurrent modules return
@@ -246,6 +268,9 @@ class TorchSemantics:
                                        Val("tensor", store=self.fresh_store()))
                     return Val("tuple", ref=("elem", g), src=g.src)
             return Val("tuple") if name == "grad" else NONE
+        if path in ("torch.utils.checkpoint.checkpoint", "torch.utils.checkpoint") and pos and \
+                pos[0][0].kind in ("func", "module", "class", "ns"):
+            return self._checkpointed(call, pos, kw)
         if path == "functools.partial" and pos and pos[0][0].kind in ("func", "class"):
             # a callable of the user's with some arguments given now
             return Val("func", ref=Partial(pos[0][0], tuple(pos[1:]), tuple(kw.items())))
