@@ -1585,3 +1585,37 @@ def test_gg301_sum_kept_before_the_backward_in_a_function_called_per_epoch():
            "for epoch in range(2):\n"
            "    train_step(net, [torch.randn(4, 2) for _ in range(8)], opt)\n")
     assert [(f.code, f.span.start.line) for f in analyze(src).findings] == [("GG301", 8)]
+
+
+_RECURRENT_STATE = ("import torch\n"
+                    "\n"
+                    "\n"
+                    "def step(K, memory=None):\n"
+                    "    if memory is None:\n"
+                    "        Zi = K.new_zeros(K.shape)\n"
+                    "    else:\n"
+                    "        Zi = memory\n"
+                    "    Zi += K\n"
+                    "    Z = 1. / (torch.einsum('nd,nd->n', K, Zi) + 1e-6)\n"
+                    "    return Z, Zi\n"
+                    "\n"
+                    "\n"
+                    "K0 = torch.randn(2, 3, requires_grad=True)\n"
+                    "state = None\n"
+                    "outs = []\n"
+                    "for t in range(3):\n"
+                    "    Z, state = step(K0 * (t + 1), state)\n"
+                    "    outs.append(Z)\n"
+                    "torch.stack(outs).sum().backward()\n")
+
+
+def test_gg202_running_state_returned_and_changed_in_place_next_step():
+    # fast-transformers' recurrent linear attention: the memory the previous step's
+    # einsum saved is the tensor the next step adds to in place (a tensor an operation
+    # made is never None: ``memory is None`` is false from the second step on)
+    f = _only(_RECURRENT_STATE, "GG202")
+    assert (f.span.start.line, f.message.render()) == (
+        9, "In-place change of `Zi`, which `torch.einsum('nd,nd->n', K, Zi)` (line 10) saved "
+           "for backward")
+    fixed = apply_edits(_RECURRENT_STATE, f.preferred_fix.edits)
+    assert "    Zi = Zi + K\n" in fixed and analyze(fixed).findings == ()

@@ -17,7 +17,7 @@ from gradguard.analysis.frames import (ClassInfo, FuncRef, TupleType, children_o
 from gradguard.analysis.values import (EMPTY, Alts, NONE, SCALAR, UNKNOWN, Binding,
                                        Cut, Val, dict_items, dict_sure_keys, element_shape, join,
                                        join_all, known_object, merge_src, module_refs, flag_modules,
-                                       param_owners, store_parts)
+                                       param_owners, store_parts, surely_not_none)
 
 
 _BUILTIN_TYPES = frozenset({"tuple", "list", "dict", "set", "frozenset", "str", "bytes", "int",
@@ -789,7 +789,7 @@ class PythonSemantics:
                     rights[0].kind == "none":
                 # ``x is None`` of None, or of a number, string or bool of known value (a
                 # join with None forgets the value: values.join)
-                if left.kind == "none" or left.kind == "scalar" and (
+                if left.kind == "none" or surely_not_none(left) or left.kind == "scalar" and (
                         isinstance(left.ref, bool) or isinstance(left.ref, tuple) and
                         left.ref[0] in ("int", "str", "float")):
                     return Val("scalar", ref=(left.kind == "none") == isinstance(

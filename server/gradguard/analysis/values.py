@@ -55,6 +55,7 @@ class Val:
     store: Any = None
     each: frozenset[int] = EMPTY
     src: tuple | None = None
+    nullable: bool = False  # may be None too (a join with None: ``h = None`` before a loop)
 
     @property
     def grad(self) -> bool:
@@ -410,8 +411,19 @@ def join(a: Val, b: Val) -> Val:
         src = merge_src((a, b)) if a.src is not None and b.src is not None else None
     return Val(kind, a.segs | b.segs, a.leaf or b.leaf, ref, elts,
                a.alias if a.alias == b.alias else None,
-               a.store if a.store == b.store else _join_params(a, b) or _join_stores(a, b),
-               (a.each | b.each) - shared, src)
+               a.store if a.store == b.store else b.store if a.kind == "none" else
+               a.store if b.kind == "none" else _join_params(a, b) or _join_stores(a, b),
+               (a.each | b.each) - shared, src,
+               kind != "none" and ("none" in (a.kind, b.kind) or a.nullable or b.nullable))
+
+
+def surely_not_none(v: Val) -> bool:
+    """Whether ``v`` is known not to be None: a tensor an operation made, a tuple, a
+    module or an object of the user's, never joined with None."""
+    if v.nullable:
+        return False
+    return v.kind == "tensor" and made_tensor(v.store) or v.kind == "tuple" or \
+        v.kind in ("module", "object", "optimizer") and v.ref is not None
 
 
 def made_tensor(store) -> bool:
