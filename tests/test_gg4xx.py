@@ -1009,3 +1009,57 @@ def test_reentrant_checkpoint_of_inputs_without_grad_has_no_graph():
         "use_reentrant=True)` (line 9)")
     assert codes(REENTRANT.replace("use_reentrant=True", "use_reentrant=False")) == []
     assert codes(REENTRANT.replace("emb.requires_grad_(False)\n", "")) == []
+
+
+ACCUMULATION_REMAINDER = """import torch
+net = torch.nn.Linear(2, 1)
+opt = torch.optim.SGD(net.parameters(), lr=0.1)
+for epoch in range(2):
+    accumulated = 0
+    opt.zero_grad()
+    for x in [torch.randn(3, 2) for _ in range(5)]:
+        net(x).pow(2).mean().backward()
+        accumulated += len(x)
+        if accumulated >= 6:
+            opt.step()
+            opt.zero_grad()
+            accumulated = 0
+    if accumulated != 0:
+        opt.step()
+"""
+
+
+def test_a_step_after_zero_grad_on_some_paths_only_is_no_finding():
+    # imitation's gradient accumulation: the last step runs for the remainder, after a
+    # backward on every path that reaches it (the zero_grad is in the branch before)
+    assert codes(ACCUMULATION_REMAINDER) == []
+    # right after a zero_grad on every path: it updates nothing
+    always = ACCUMULATION_REMAINDER.replace("    if accumulated != 0:\n        opt.step()\n",
+                                            "    opt.zero_grad()\n    opt.step()\n")
+    assert codes(always) == ["GG402"]
+
+
+def test_data_parallel_returns_what_the_wrapped_module_returns():
+    # flair: ``loss, n = ddp(batch)`` with forward returning (loss, int): n is no tensor
+    text = '''import torch
+from torch.nn.parallel import DistributedDataParallel as DDP
+
+
+class Model(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.lin = torch.nn.Linear(2, 1)
+
+    def forward(self, x):
+        return self.lin(x).pow(2).mean(), x.size(0)
+
+
+ddp = DDP(Model())
+total, seen = 0, 0
+for _ in range(3):
+    loss, n = ddp(torch.randn(4, 2))
+    seen += n
+    total += loss
+    loss.backward()
+'''
+    assert [(f.code, f.span.start.line) for f in analyze(text).findings] == [("GG301", 19)]

@@ -2275,3 +2275,23 @@ def test_isinstance_false_of_a_tuple_leaves_none(guard):
     assert _found(src) == []
     assert [c for c, *_ in _found(src.replace("                state = detach_states(state)\n",
                                               "                pass\n"))] == ["GG102"]
+
+
+def test_isinstance_of_a_name_bound_to_one_of_several_classes():
+    # imitation's _strip_wrappers: ``for cls in (A, B): if isinstance(net, cls)`` raised
+    # AttributeError ('Alts' object has no attribute 'key') and lost the module body
+    assert _found("""\
+        import torch
+
+        class A(torch.nn.Linear):
+            pass
+
+        class B(torch.nn.Linear):
+            pass
+
+        net = A(2, 1)
+        for cls in [A, B]:
+            if isinstance(net, cls):
+                print(cls.__name__)
+        net(torch.randn(4, 2)).sum().backward()
+        """) == []

@@ -422,6 +422,9 @@ class AutogradEffects:
         for opt, reached in self.grads_since_clear.items():
             if reached is not None:
                 self.grads_since_clear[opt] = None if wild else reached | reach
+        for key in self.cleared_keys:
+            if key in self.state.env:
+                self.state.env[key] = Binding(Val("scalar", ref=False), None)
         silencer = self.silencers.get(val.store) if val.leaf and not val.segs else None
         self.backwards.append(Backward(call, self.stamp(), reach, wild, val.src, silencer))
         if not sure or val.kind != "tensor" or val.segs or val.leaf or val.src is None:

@@ -165,6 +165,7 @@ class Interpreter(PythonSemantics, Calls, ControlFlow, ImportSemantics, TorchSem
         self.grads_since_clear: dict = {}
         # optimizer -> (call, statement, backwards run so far) of its last zero_grad()
         self.cleared_at: dict = {}
+        self.cleared_keys: set = set()  # the state's ("#cleared", id) keys (mark_cleared)
 
     def run_module(self) -> None:
         """Interpret the module body (top-level statements, inlining calls)."""

@@ -659,8 +659,9 @@ class PythonSemantics:
         found = self.nn_isinstance(vals[0], vals[1]) if len(vals) == 2 else None
         if found is not None:
             return found
-        if len(vals) != 2 or vals[1].kind != "class" or vals[0].kind not in ("module", "object"):
-            return SCALAR
+        if len(vals) != 2 or vals[1].kind != "class" or vals[0].kind not in ("module", "object") \
+                or not isinstance(vals[1].ref, ClassInfo):
+            return SCALAR  # (a name bound to one of several classes: ``for cls in (A, B)``)
         ref = vals[0].ref
         target = vals[1].ref.key
         if isinstance(ref, tuple) and ref and ref[0] == "nn":

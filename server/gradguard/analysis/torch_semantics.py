@@ -106,6 +106,15 @@ class TorchSemantics:
             return v.ref + ("." + rest if rest else "")
         return name
 
+    def mark_cleared(self, opt) -> None:
+        """``opt.zero_grad()`` on this path: a step with no backward since updates
+        nothing. Kept in the state (``("#cleared", id)``: True after the zero_grad, False
+        after a backward), so that a step reached also by paths with a backward since
+        (``if accumulated != 0: opt.step()`` after a loop) is not taken for one."""
+        key = ("#cleared", id(opt))
+        self.cleared_keys.add(key)
+        self.state.env[key] = Binding(Val("scalar", ref=True), None)
+
     def _checkpointed(self, call, pos, kw) -> Val:
         """``checkpoint(fn, *args)``: ``fn(*args)``. With ``use_reentrant=True`` (the
         default when not given, torch/utils/checkpoint.py) its output has a graph only if
@@ -274,6 +283,11 @@ class TorchSemantics:
         if path == "functools.partial" and pos and pos[0][0].kind in ("func", "class"):
             # a callable of the user's with some arguments given now
             return Val("func", ref=Partial(pos[0][0], tuple(pos[1:]), tuple(kw.items())))
+        if name in ("DataParallel", "DistributedDataParallel") and parts[:2] == ["torch", "nn"] \
+                and pos and pos[0][0].kind == "module":
+            # its forward calls the wrapped module's with the same inputs and returns what
+            # that returns (one process, or the CPU): the module itself, as far as graphs go
+            return pos[0][0]
         if path in T.MODULE_WRAPPERS and pos and pos[0][0].kind == "module":
             # ``weight_norm(nn.Linear(...))``: the same module, its weight reparametrized
             return pos[0][0]
@@ -677,8 +691,9 @@ class TorchSemantics:
         # the update happens after the closure's forward and backward
         at = self.cleared_at.get(opt.ref)
         reached = self.grads_since_clear.get(opt.ref) if at is not None else None
+        flag = self.state.env.get(("#cleared", id(opt.ref)))
         cleared = at[:2] if at is not None and at[2] == len(self.backwards) and \
-            reached == frozenset() else None
+            reached == frozenset() and flag is not None and flag.val.ref is True else None
         self.step_recs.append(Step(call, opt.ref if isinstance(opt.ref, Trained) else None,
                                    self.stamp(), opt_node, len(self.backwards), cleared,
                                    self.frame.stmt,
@@ -711,6 +726,7 @@ class TorchSemantics:
             elif t.mods <= cleared:
                 self.grads_since_clear[t] = frozenset()
                 self.cleared_at[t] = (call, self.frame.stmt, len(self.backwards))
+                self.mark_cleared(t)
             elif self.grads_since_clear.get(t) is not None:
                 self.grads_since_clear[t] = self.grads_since_clear[t] - cleared
 
@@ -900,6 +916,7 @@ class TorchSemantics:
                 if flag is None or literal_truth(flag[1]) is True:
                     self.grads_since_clear[recv.ref] = frozenset()
                     self.cleared_at[recv.ref] = (call, self.frame.stmt, len(self.backwards))
+                    self.mark_cleared(recv.ref)
                 else:
                     self.grads_since_clear.pop(recv.ref, None)
             if attr.endswith("step"):
