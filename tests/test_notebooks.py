@@ -152,6 +152,9 @@ def test_magics_become_placeholders_of_the_same_line_count():
      "for f in fs:\n    pass\n    pass\n    n += 1\n"),
     ("files = !ls\nt = %timeit -o f()\nx.y?\n??x\n", "pass\npass\npass\npass\n"),
     ("pip install torch\npip = 3\ncd ..\n", "pass\npip = 3\npass\n"),
+    # a magic's name opening a statement that goes on (imitation's tutorials)
+    ("env = dict(\n    lr=0.1,\n)\ncd += 1\nenv FOO=bar\n",
+     "env = dict(\n    lr=0.1,\n)\ncd += 1\npass\n"),
     # cell magics: Python bodies stay, others are held whole
     ("\n%%capture out\nx = 1", "\npass\nx = 1\n"),
     ("%%bash\nx = 1\n", "pass\npass\n"),

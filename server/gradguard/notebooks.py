@@ -56,6 +56,8 @@ _ESCAPE = re.compile(
     r"|[A-Za-z_][\w.]*\?\??[ \t]*\Z"                     # name? and name??
     r"|[A-Za-z_]\w*(?:[ \t]*,[ \t]*[A-Za-z_]\w*)*[ \t]*=[ \t]*[%!])")  # x = !cmd, x = %magic
 _AUTOMAGIC = re.compile(r"[ \t]*([A-Za-z_]\w*)[ \t]+\S")
+# after such a name, an assignment (augmented too), a comparison or a call: Python
+_PYTHON_AFTER_NAME = re.compile(r"[ \t]*(?:(?:[-+*/%&|^@]|//|\*\*|<<|>>)?=(?!=)|==|!=|\()")
 _CELL_TYPES = ("code", "markdown", "raw")
 
 
@@ -384,6 +386,8 @@ def _is_escape(line: str) -> bool:
     m = _AUTOMAGIC.match(content)
     if m is None or m.group(1) not in AUTOMAGICS:
         return False
+    if _PYTHON_AFTER_NAME.match(content, m.end(1)):
+        return False  # ``env = dict(`` opening a statement that goes on: Python
     try:
         ast.parse(content.strip())
     except (SyntaxError, ValueError):
