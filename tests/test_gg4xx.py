@@ -1063,3 +1063,23 @@ for _ in range(3):
     loss.backward()
 '''
     assert [(f.code, f.span.start.line) for f in analyze(text).findings] == [("GG301", 19)]
+
+
+def test_one_parameter_frozen_leaves_its_module_training():
+    # opacus' DDP hook check: net1.bias frozen, net1.weight still requires grad
+    text = """import torch
+import torch.nn as nn
+net1, net2 = nn.Linear(10, 10), nn.Linear(10, 5)
+net1.bias.requires_grad = False
+net2.weight.requires_grad_(False)
+opt = torch.optim.SGD(net1.parameters(), lr=1)
+for _ in range(2):
+    loss = net2(net1(torch.randn(4, 10))).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+"""
+    assert codes(text) == []
+    assert codes(text.replace("net1.bias.requires_grad = False\n",
+                              "for p in net1.parameters():\n    p.requires_grad = False\n")) \
+        == ["GG402"]  # (all of net1 frozen: its optimizer steps nothing)

@@ -285,9 +285,11 @@ class PythonSemantics:
         elif isinstance(target, cst.Attribute):
             base = self.eval(target.value)
             if target.attr.value == "requires_grad" and val.kind == "scalar" and \
-                    isinstance(val.ref, bool):
+                    isinstance(val.ref, bool) and (val.ref or
+                                                   not isinstance(target.value, cst.Attribute)):
                 # ``for p in net.parameters(): p.requires_grad = False``, over
-                # ``list(a.parameters()) + list(b.parameters())``: each module's
+                # ``list(a.parameters()) + list(b.parameters())``: each module's (not
+                # ``net.bias.requires_grad = False``: one parameter, the weight still does)
                 for r in flag_modules(base.store, val.ref):
                     self.set_frozen(r, val.ref, target)
             if target.attr.value == "requires_grad" and base.kind == "module" and \

@@ -1096,7 +1096,8 @@ class TorchSemantics:
             return self.cut_value("detach", call, recv, Val("tensor"))
         if attr == "requires_grad_":
             flag = literal_truth(pos[0][1]) if pos else True
-            if flag_modules(recv.store, flag):
+            if flag_modules(recv.store, flag) and (flag is not False or
+                                                   not isinstance(func.value, cst.Attribute)):
                 # ``for p in net.parameters(): p.requires_grad_(False)`` (each module's)
                 for r in flag_modules(recv.store, flag):
                     self.set_frozen(r, flag, call)
