@@ -271,7 +271,8 @@ class ControlFlow:
                        if v.elts else v.elts)
 
     def _refine(self, test, truth: bool) -> None:
-        """Narrow ``x is None`` / ``x is not None`` tests in the branch they guard."""
+        """Narrow ``x is None`` / ``x is not None``, a false ``isinstance(x, tuple)`` and a
+        false ``if x:`` in the branch they guard."""
         if isinstance(test, cst.BooleanOperation) and truth and \
                 isinstance(test.operator, cst.And):
             self._refine(test.left, True)
@@ -287,30 +288,30 @@ class ControlFlow:
             # ``isinstance(state, (list, tuple))`` false: a tuple (a tensor, for
             # ``torch.Tensor``) is one, so there the name holds None (a recursive
             # ``detach_states`` falling through to ``return state``)
-            key = self.key_of(test.args[0].value)
-            b = self.state.env.get(key) if key is not None else None
-            names = self._type_names(test.args[1].value) if b is not None else None
-            if names and (b.val.kind == "tuple" and "tuple" in names or
-                          b.val.kind == "tensor" and "torch.Tensor" in names):
-                self.state.env[key] = Binding(NONE, b.stmt)
+            names = self._type_names(test.args[1].value) or ()
+            self._none_where(test.args[0].value, lambda v: v.kind == "tuple" and "tuple" in names
+                             or v.kind == "tensor" and "torch.Tensor" in names)
             return
         if not truth and isinstance(test, (cst.Name, cst.Attribute)):
             # ``if state:`` false: a tuple of known elements is never empty (tuples do
             # not change), so there the name holds None (``state = None`` before a loop
             # that carries an LSTM's ``(h, c)``)
-            key = self.key_of(test)
-            b = self.state.env.get(key) if key is not None else None
-            if b is not None and b.val.kind == "tuple" and b.val.elts:
-                self.state.env[key] = Binding(NONE, b.stmt)
+            self._none_where(test, lambda v: v.kind == "tuple" and bool(v.elts))
             return
         if isinstance(test, cst.Comparison) and len(test.comparisons) == 1:
             comp = test.comparisons[0]
             if isinstance(comp.comparator, cst.Name) and comp.comparator.value == "None":
                 is_none = isinstance(comp.operator, cst.Is) == truth
                 if isinstance(comp.operator, (cst.Is, cst.IsNot)) and is_none:
-                    key = self.key_of(test.left)
-                    if key is not None and key in self.state.env:
-                        self.state.env[key] = Binding(NONE, self.state.env[key].stmt)
+                    self._none_where(test.left, lambda v: True)
+
+    def _none_where(self, node, held) -> None:
+        """In the branch being refined, the name or attribute ``node`` holds None when its
+        value satisfies ``held`` (the test rules out every other value)."""
+        key = self.key_of(node)
+        b = self.state.env.get(key) if key is not None else None
+        if b is not None and held(b.val):
+            self.state.env[key] = Binding(NONE, b.stmt)
 
     def exec_loop(self, stmt) -> None:
         is_for = isinstance(stmt, cst.For)

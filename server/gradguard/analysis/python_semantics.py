@@ -792,9 +792,7 @@ class PythonSemantics:
                     rights[0].kind == "none":
                 # ``x is None`` of None, or of a number, string or bool of known value (a
                 # join with None forgets the value: values.join)
-                if left.kind == "none" or surely_not_none(left) or left.kind == "scalar" and (
-                        isinstance(left.ref, bool) or isinstance(left.ref, tuple) and
-                        left.ref[0] in ("int", "str", "float")):
+                if left.kind == "none" or surely_not_none(left):
                     return Val("scalar", ref=(left.kind == "none") == isinstance(
                         node.comparisons[0].operator, cst.Is))
             if len(rights) == 1 and isinstance(node.comparisons[0].operator,

@@ -381,8 +381,7 @@ def join(a: Val, b: Val) -> Val:
         return Val("lazy", ref=LazyJoin(tuple(options)))
     if a.kind == "none" or b.kind == "none":
         kind, ref = (b.kind, b.ref) if a.kind == "none" else (a.kind, a.ref)
-        if kind == "scalar" and (isinstance(ref, bool) or isinstance(ref, tuple) and
-                                 ref[0] in ("int", "str", "float")):
+        if known_scalar(Val(kind, ref=ref)):
             # None or a number, string or bool: its value (and truth) not known
             ref = None
     else:
@@ -417,13 +416,21 @@ def join(a: Val, b: Val) -> Val:
                kind != "none" and ("none" in (a.kind, b.kind) or a.nullable or b.nullable))
 
 
+def known_scalar(v: Val) -> bool:
+    """A Python number, string or bool of known value (a join with None forgets the
+    value: :func:`join`)."""
+    return v.kind == "scalar" and (isinstance(v.ref, bool) or isinstance(v.ref, tuple) and
+                                   v.ref[0] in ("int", "str", "float"))
+
+
 def surely_not_none(v: Val) -> bool:
-    """Whether ``v`` is known not to be None: a tensor an operation made, a tuple, a
-    module or an object of the user's, never joined with None."""
+    """Whether ``v`` is known not to be None: a number, string or bool of known value, a
+    tensor an operation made, a tuple, a module or an object of the user's, never joined
+    with None."""
     if v.nullable:
         return False
-    return v.kind == "tensor" and made_tensor(v.store) or v.kind == "tuple" or \
-        v.kind in ("module", "object", "optimizer") and v.ref is not None
+    return known_scalar(v) or v.kind == "tensor" and made_tensor(v.store) or \
+        v.kind == "tuple" or v.kind in ("module", "object", "optimizer") and v.ref is not None
 
 
 def made_tensor(store) -> bool:
