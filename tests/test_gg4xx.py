@@ -262,7 +262,19 @@ for _ in range(2):
 
 
 def test_gg402_a_head_installed_after_the_optimizer_was_built():
-    assert [(f.code, f.span.start.line) for f in analyze(HEAD).findings] == [("GG402", 28)]
+    # reported where the head is installed, with the fix that builds the optimizer after
+    (f,) = analyze(HEAD).findings
+    assert (f.code, f.span.start.line, f.message.render()) == (
+        "GG402", 23, "`model.reset_head(5)` builds layers of `model` again, after `optimizer` "
+                     "took their parameters (line 22): the backward reaches the new layers, "
+                     "the optimizer steps the old ones, so they do not train. Build the "
+                     "optimizer after this line")
+    fixed = apply_edits(HEAD, f.preferred_fix.edits)
+    assert fixed.splitlines()[19:23] == [
+        "for p in model.body.parameters():", "    p.requires_grad = False",
+        "model.reset_head(5)",
+        "optimizer = torch.optim.SGD([p for p in model.parameters() if p.requires_grad], lr=0.1)"]
+    assert analyze(fixed).findings == ()
 
 
 def test_gg402_quiet_when_the_head_is_installed_before_the_optimizer():
@@ -1083,3 +1095,45 @@ for _ in range(2):
     assert codes(text.replace("net1.bias.requires_grad = False\n",
                               "for p in net1.parameters():\n    p.requires_grad = False\n")) \
         == ["GG402"]  # (all of net1 frozen: its optimizer steps nothing)
+
+
+# practical-pytorch's char-RNN classifier: the optimizer is built over the first RNN, then
+# the script builds the RNN again before training (torch: SGD steps, no gradient ever)
+REBUILT = """import torch
+import torch.nn as nn
+
+rnn = nn.RNN(4, 8)
+optimizer = torch.optim.SGD(rnn.parameters(), lr=0.005)
+
+
+def train(x):
+    optimizer.zero_grad()
+    out, _ = rnn(x)
+    out.sum().backward()
+    optimizer.step()
+
+
+rnn = nn.RNN(4, 8)
+for _ in range(3):
+    train(torch.randn(5, 2, 4))
+"""
+
+
+def test_gg402_model_built_again_after_its_optimizer_is_reported_where_it_is_built():
+    (f,) = analyze(REBUILT).findings
+    assert (f.code, f.span.start.line, f.span.start.column) == ("GG402", 15, 0)
+    assert f.message.render() == (
+        "`rnn` is built again here, after `optimizer` took the parameters of the previous "
+        "`rnn` (line 5): the backward reaches this one, the optimizer steps the old one, so "
+        "`rnn` does not train. Build the optimizer after this line")
+    assert [(r.span.start.line, r.message.render()) for r in f.related] == [
+        (5, "the optimizer took the parameters `rnn` had here"),
+        (12, "`optimizer` steps `rnn` here")]
+    (fix,) = f.fixes
+    assert fix.title.render() == "Build `optimizer` after line 15, once `rnn` is built again"
+    fixed = apply_edits(REBUILT, fix.edits)
+    assert fixed.splitlines()[13:15] == [
+        "rnn = nn.RNN(4, 8)", "optimizer = torch.optim.SGD(rnn.parameters(), lr=0.005)"]
+    assert analyze(fixed).findings == ()
+    # the optimizer built after the model it trains: nothing to report
+    assert analyze(REBUILT.replace("rnn = nn.RNN(4, 8)\nfor", "for")).findings == ()

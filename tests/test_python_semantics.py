@@ -2295,3 +2295,330 @@ def test_isinstance_of_a_name_bound_to_one_of_several_classes():
                 print(cls.__name__)
         net(torch.randn(4, 2)).sum().backward()
         """) == []
+
+
+def test_a_loop_invariant_test_takes_the_same_branch_in_every_iteration():
+    # torch_rechub's multi-task trainer: ``loss`` is set under ``if self.method ==
+    # "uwl"`` or in the ``else`` of ``if self.method is not None``; the loop never changes
+    # self.method, so no iteration keeps a loss an earlier iteration built
+    program = textwrap.dedent("""\
+        import torch
+
+
+        class Trainer:
+            def __init__(self, method):
+                self.method = method
+                self.model = torch.nn.Linear(2, 2)
+
+            def train_one_epoch(self, batches):
+                for x in batches:
+                    out = self.model(x)
+                    parts = [out[:, 0].mean(), out[:, 1].mean()]
+                    if self.method is not None:
+                        if self.method == "uwl":
+                            loss = 0
+                            for p in parts:
+                                loss += 2 * p
+                    else:
+                        loss = sum(parts)
+                    loss = loss + 0.0
+                    loss.backward()
+        """)
+    assert _found(program) == []
+    # a flag the loop itself clears: later iterations take the other branch, and
+    # backpropagate the first iteration's freed graph again (torch raises)
+    assert _found(textwrap.dedent("""\
+        import torch
+
+
+        def train(batches):
+            model = torch.nn.Linear(2, 1)
+            first = True
+            for x in batches:
+                out = model(x)
+                if first:
+                    loss = out.mean()
+                    first = False
+                loss.backward()
+        """)) == [("GG102", 12, "`loss` reaches the previous iteration's graph through `out`, "
+                                "which the backward on line 12 freed in that iteration")]
+
+
+def test_a_tuple_unpacked_from_a_model_of_unknown_class_holds_the_output_first():
+    # flair's trainer: ``loss, count = self.ddp_model(batch)`` of a model whose class is not
+    # known; the count is a Python int, and summing it keeps no graph
+    program = textwrap.dedent("""\
+        import torch
+        from somelib import Net
+
+
+        def train(batches):
+            model = Net()
+            opt = torch.optim.SGD(model.parameters(), lr=0.1)
+            total = 0
+            for batch in batches:
+                loss, count = model(batch)
+                total += count
+                opt.zero_grad()
+                loss.backward()
+                opt.step()
+            print(total)
+        """)
+    assert _found(program) == []
+    # the first part is the model's output: summed with its graph, it is a leak (GG301)
+    assert _found(program.replace("total += count", "total += loss")) == [
+        ("GG301", 11, "`total` accumulates `loss` with its autograd graph: every "
+                      "iteration's graph stays in memory")]
+
+
+def test_an_object_whose_class_defines_iter_is_iterated_through_it():
+    # a data loader class whose __iter__ yields batches of labels built from weights that
+    # require grad (the labels' graph is made once, before the loop: GG103)
+    assert _found("""\
+        import torch
+
+        true_w = torch.randn(2, 1, requires_grad=True)
+        X = torch.randn(40, 2)
+        Y = X @ true_w
+
+
+        class Loader:
+            def __init__(self, X, Y):
+                self.X, self.Y = X, Y
+
+            def __iter__(self):
+                for i in range(0, 40, 10):
+                    yield self.X[i:i + 10], self.Y[i:i + 10]
+
+
+        w = torch.zeros(2, 1, requires_grad=True)
+        opt = torch.optim.SGD([w], lr=0.1)
+        for x, y in Loader(X, Y):
+            loss = ((x @ w - y) ** 2).mean()
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+        """) == [("GG103", 22, "`loss` uses `Y`, built once on line 5 before the loop; the "
+                               "backward on line 22 frees its graph in the first iteration, "
+                               "so the next iteration fails")]
+
+
+def test_dict_keywords_get_sum_and_reduction_dims_keep_a_known_history():
+    # mmdetection's shape: losses in dict(...), a config read with .get, the losses
+    # summed by sum() over items(); the head and backbone frozen: no graph (GG401)
+    program = textwrap.dedent("""\
+        import torch
+        import torch.nn as nn
+        import torch.nn.functional as F
+
+
+        class Detector(nn.Module):
+            def __init__(self, cfg=None):
+                super().__init__()
+                self.backbone = nn.Conv2d(3, 8, 3)
+                self.head = nn.Conv2d(8, 2, 1)
+                self.cfg = cfg or {}
+                for p in self.backbone.parameters():
+                    p.requires_grad = False
+                if self.cfg.get("freeze_head", False):
+                    for p in self.head.parameters():
+                        p.requires_grad = False
+
+            def forward(self, img):
+                out = self.head(self.backbone(img))
+                dims = (0,) + tuple(range(2, out.ndimension()))
+                return dict(loss_a=out.sum(dims).mean(), loss_b=F.relu(out).mean())
+
+
+        model = Detector(dict(freeze_head=True))
+        opt = torch.optim.SGD(model.parameters(), lr=0.1)
+        for _ in range(2):
+            losses = model(torch.randn(2, 3, 8, 8))
+            loss = sum(v for k, v in losses.items() if k.startswith("loss"))
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+        """)
+    assert _found(program) == [
+        ("GG401", 30, '`loss` has no graph: `self.backbone(img)` on line 19 runs a module none '
+                      'of whose parameters requires grad on inputs that do not either, so this '
+                      'backward raises "element 0 of tensors does not require grad and does not '
+                      'have a grad_fn"')]
+    assert _found(program.replace("dict(freeze_head=True)", "dict(freeze_head=False)")) == []
+    # a flag that is not known: whether the head requires grad is not known either
+    assert _found(program.replace("model = Detector(dict(freeze_head=True))",
+                                  "import sys\nmodel = Detector(dict(freeze_head=sys.argv))")
+                  ) == []
+
+
+def test_a_loop_over_classes_builds_a_model_of_each_and_a_reset_after_the_optimizer_is_found():
+    # pytorch issue 14467: reset() builds the layers anew after Adam took the old ones
+    program = textwrap.dedent("""\
+        import torch
+        import torch.nn as nn
+
+
+        class Base(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.reset()
+
+            def reset(self):
+                self.fc = nn.Linear(3, 1)
+
+            def forward(self, x):
+                return self.fc(x)
+
+
+        class Other(Base):
+            pass
+
+
+        for cls in (Base, Other):
+            model = cls()
+            optimizer = torch.optim.Adam(model.parameters(), lr=1e-2)
+            for repeat in range(2):
+                model.reset()
+                loss = model(torch.randn(4, 3)).pow(2).mean()
+                optimizer.zero_grad()
+                loss.backward()
+                optimizer.step()
+        """)
+    result = analyze(program)
+    assert [(f.code, f.span.start.line, f.message.render()) for f in result.findings] == [
+        ("GG402", 25, "`model.reset()` builds layers of `model` again, after `optimizer` took "
+                      "their parameters (line 23): the backward reaches the new layers, the "
+                      "optimizer steps the old ones, so they do not train. Build the optimizer "
+                      "after this line")]
+    (fix,) = result.findings[0].fixes
+    assert fix.title.render() == "Build `optimizer` after line 25, once `model` is built again"
+
+
+def test_a_forward_hook_that_makes_the_output_require_grad_and_train_mode_are_followed():
+    # LoRA with reentrant checkpointing: a frozen embedding's output needs grad for the
+    # checkpointed blocks to build a graph; the hook PEFT's enable_input_require_grads
+    # registers gives it that
+    program = textwrap.dedent("""\
+        import torch
+        import torch.nn as nn
+        from torch.utils.checkpoint import checkpoint
+
+
+        class LM(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.wte = nn.Embedding(10, 4)
+                self.block = nn.Linear(4, 4)
+                self.wte.requires_grad_(False)
+                self.ckpt = True
+
+            def enable_input_require_grads(self):
+                def hook(module, inputs, output):
+                    output.requires_grad_(True)
+                self.wte.register_forward_hook(hook)
+
+            def forward(self, idx):
+                x = self.wte(idx)
+                if self.ckpt and self.training:
+                    x = checkpoint(self.block, x, use_reentrant=True)
+                else:
+                    x = self.block(x)
+                return x.sum()
+
+
+        model = LM()
+        model.train()
+        loss = model(torch.randint(0, 10, (3,)))
+        loss.backward()
+        """)
+    assert [(c, line) for c, line, _ in _found(program)] == [("GG401", 31)]
+    assert _found(program.replace("model.train()", "model.enable_input_require_grads()\n"
+                                                   "model.train()")) == []
+    # in eval mode the block runs plainly: its parameters give the loss a graph
+    assert _found(program.replace("model.train()", "model.eval()")) == []
+
+
+def test_what_a_loop_rebinds_at_the_top_of_each_iteration_accumulates_nothing():
+    # dive-into-graphs: a mask rebuilt from a parameter every iteration, flipped with
+    # ``mask = 1 - mask``; a list made anew every iteration and filled
+    program = textwrap.dedent("""\
+        import torch
+
+        model = torch.nn.Linear(5, 1)
+        weights = torch.nn.Parameter(torch.rand(5))
+        opt = torch.optim.Adam([weights] + list(model.parameters()), lr=0.1)
+        for epoch in range(3):
+            mask = weights.sigmoid()
+            masks = []
+            if epoch > 1:
+                mask = 1 - mask
+            masks.append(mask)
+            loss = model(torch.randn(3, 5)).sum() + masks[0].sum()
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+        """)
+    assert _found(program) == []
+    # made once before the loop: every iteration's graph stays in the list (GG301)
+    assert _found(program.replace("    masks = []\n", "").replace(
+        "for epoch in range(3):", "masks = []\nfor epoch in range(3):").replace(
+        " + masks[0].sum()", "")) == [
+        ("GG301", 11, "`masks` accumulates `mask` with its autograd graph: every iteration's "
+                      "graph stays in memory")]
+
+
+def test_while_true_ends_only_at_a_break():
+    # simpletransformers' retry loop: the loss is computed anew at the top of each pass
+    # and the loop is left only by a break before its backward
+    assert _found("""\
+        import torch
+
+        net = torch.nn.Linear(2, 1)
+        opt = torch.optim.SGD(net.parameters(), lr=0.1)
+        for x in [torch.randn(4, 2)] * 3:
+            repeats = 0
+            while True:
+                loss = net(x).pow(2).mean()
+                if loss.item() < 1.0 or repeats > 2:
+                    break
+                repeats += 1
+                loss.backward()
+                opt.step()
+                opt.zero_grad()
+            loss.backward()
+            opt.step()
+        """) == []
+
+
+def test_a_masked_fill_keeps_its_mask_not_its_input_and_a_frozen_parameter_needs_no_grad():
+    # derivatives.yaml: masked_fill saves only ``mask``; the receiver may change after
+    assert _found("""\
+        import torch
+
+        q = torch.randn(3, 4, requires_grad=True)
+        score = q @ q.t() + 1
+        out = score.masked_fill(torch.zeros(3, 3, dtype=torch.bool), -1e4)
+        score += 1
+        out.sum().backward()
+        """) == []
+    # labml's path-length penalty: a step counter kept as nn.Parameter(requires_grad=False)
+    assert _found("""\
+        import torch
+        import torch.nn as nn
+
+
+        class Penalty(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.steps = nn.Parameter(torch.tensor(0.), requires_grad=False)
+
+            def forward(self, x):
+                loss = (x * 0.99 ** self.steps).pow(2).mean()
+                self.steps.add_(1.)
+                return loss
+
+
+        net, pen = nn.Linear(4, 4), Penalty()
+        for _ in range(2):
+            pen(net(torch.randn(8, 4))).backward()
+        """) == []

@@ -1619,3 +1619,41 @@ def test_gg202_running_state_returned_and_changed_in_place_next_step():
            "for backward")
     fixed = apply_edits(_RECURRENT_STATE, f.preferred_fix.edits)
     assert "    Zi = Zi + K\n" in fixed and analyze(fixed).findings == ()
+
+
+A3C_SPLIT = """import torch
+import torch.nn as nn
+
+net = nn.LSTMCell(4, 8)
+policy_head, value_head = nn.Linear(8, 2), nn.Linear(8, 1)
+params = list(net.parameters()) + list(policy_head.parameters()) + list(value_head.parameters())
+opt = torch.optim.Adam(params, lr=1e-3)
+for update in range(3):
+    h, c = torch.zeros(1, 8), torch.zeros(1, 8)
+    for step in range(4):
+        h, c = net(torch.randn(1, 4), (h, c))
+    policy_loss = -policy_head(h).log_softmax(-1)[0, 0]
+    value_loss = value_head(h).pow(2).sum()
+    opt.zero_grad()
+    policy_loss.backward()
+    (0.5 * value_loss).backward()
+    opt.step()
+"""
+
+
+def test_gg101_two_losses_backpropagated_in_turn_become_one_backward_of_their_sum():
+    # pytorch-a3c: the policy and value losses share the recurrent trunk; no step runs
+    # between their backwards, so backpropagating their sum gives the same gradients
+    f = _only(A3C_SPLIT, "GG101")
+    assert f.preferred_fix.title.render() == (
+        "Backpropagate `policy_loss + (0.5 * value_loss)` once, instead of each on its own: "
+        "the same gradients, and the shared graph is walked once")
+    fixed = apply_edits(A3C_SPLIT, f.preferred_fix.edits)
+    assert fixed.splitlines()[13:16] == [
+        "    opt.zero_grad()", "    (policy_loss + (0.5 * value_loss)).backward()",
+        "    opt.step()"]
+    assert analyze(fixed).findings == ()
+    # a step between the two backwards: their sum is not the same update, no such fix
+    stepped = A3C_SPLIT.replace("    policy_loss.backward()\n",
+                                "    policy_loss.backward()\n    opt.step()\n")
+    assert not any("once" in x.title.render() for x in _only(stepped, "GG101").fixes)

@@ -10,8 +10,8 @@ import libcst as cst
 
 from gradguard.analysis import torchapi as T
 from gradguard.analysis.events import Accumulation, Backward, Hazard, InplaceHazard, NoGraph
-from gradguard.analysis.frames import is_global, literal_truth
-from gradguard.analysis.values import (EMPTY, Binding, Cut, Free, Seg, Val, heads, join_all,
+from gradguard.analysis.frames import children_of, is_global, literal_truth
+from gradguard.analysis.values import (EMPTY, MODEL_PART, Binding, Cut, Free, Seg, Val, heads, join_all,
                                        made_tensor, merge_src, store_parts)
 
 
@@ -115,6 +115,12 @@ class AutogradEffects:
         (the node saves its inputs, or only those in ``keep`` when given), "output" (its
         result), "both" (its inputs and its result) or False (nothing)."""
         vals = list(vals)
+        if any(v.ref == MODEL_PART for v in vals) and all(
+                v.ref == MODEL_PART or v.kind in ("scalar", "none") for v in vals):
+            # arithmetic of a part of a model's output that may be a number (a sample
+            # count) with numbers: maybe a number still
+            return Val("unknown", frozenset().union(*(v.segs for v in vals)),
+                       any(v.leaf for v in vals), ref=MODEL_PART)
         store = self.fresh_store()
         if self.no_grad:
             return Val("tensor", store=store, src=self.no_grad_src())
@@ -214,8 +220,8 @@ class AutogradEffects:
         changed (``total.add_(loss)``): it outlives the iteration when the tensor was made
         before the loop pass, whatever name holds it now."""
         if not val.segs or not self.loop_stack or self.no_grad or \
-                isinstance(value_node, cst.IfExp):
-            return
+                isinstance(value_node, cst.IfExp) or val.ref == MODEL_PART:
+            return  # (a part of a model's output that may be a number: not known)
         ctx, pass_id = self.loop_stack[-1]
         key = self._root_key(acc_node) if acc_node is not None else None
         if store is not None:
@@ -225,7 +231,7 @@ class AutogradEffects:
         else:
             key = self._root_key(acc_node)
             if key is None or key not in self.entry_envs.get(pass_id, ()) or \
-                    key in self.capped:
+                    key in self.capped or self._fresh_each_pass(key, ctx):
                 return
             passes = frozenset(p for _, p in self.loop_stack
                                if key in self.entry_envs.get(p, ()))
@@ -245,6 +251,22 @@ class AutogradEffects:
             rec.eval_mode = rec.eval_mode or self.frame.eval_mode
             rec.live = rec.live or live
             rec.key = key or rec.key  # (this call's variable: a function called again)
+
+    def _fresh_each_pass(self, key, ctx) -> bool:
+        """Whether the variable ``key`` holds what an assignment in the body of the loop
+        ``ctx`` (in its own frame) bound anew, from values that are not its own
+        (``masks = []``, ``mask = w.sigmoid()`` at the top of every iteration): what is
+        added to it then is gone by the next iteration."""
+        b = self.state.env.get(key)
+        stmt = b.stmt if b is not None else None
+        if ctx.frame != self.frame.id or not isinstance(stmt, cst.SimpleStatementLine) or \
+                id(stmt) not in self.code_fact(_loop_statements, ctx.node):
+            return False
+        name = key[-1]
+        return any(isinstance(small, cst.Assign) and
+                   any(_names_slot(t.target, name) for t in small.targets) and
+                   not _mentions(small.value, name)
+                   for small in stmt.body)
 
     def _holds_accumulator(self, rec, segs: frozenset) -> bool:
         """Whether a graph of ``segs`` holds what the accumulator of ``rec`` holds now (the
@@ -604,6 +626,35 @@ def _arg_node(pos, kw, name: str, idx: int | None):
     if idx is not None and len(pos) > idx:
         return pos[idx][1]
     return None
+
+
+def _loop_statements(loop) -> frozenset:
+    """The ids of the simple statements in a loop's body (not in a nested def)."""
+    out, todo = set(), [loop.body]
+    while todo:
+        n = todo.pop()
+        if isinstance(n, cst.SimpleStatementLine):
+            out.add(id(n))
+        elif not isinstance(n, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+            todo.extend(children_of(n))
+    return frozenset(out)
+
+
+def _names_slot(target, name: str) -> bool:
+    """``target`` is the name ``name`` or an attribute ``x.name``."""
+    return isinstance(target, cst.Name) and target.value == name or \
+        isinstance(target, cst.Attribute) and target.attr.value == name
+
+
+def _mentions(node, name: str) -> bool:
+    """Whether ``node`` reads a name or attribute called ``name``."""
+    todo = [node]
+    while todo:
+        n = todo.pop()
+        if isinstance(n, cst.Name) and n.value == name:
+            return True
+        todo.extend(children_of(n))
+    return False
 
 
 def _made_before(store, pass_id: int) -> bool:

@@ -12,7 +12,7 @@ from gradguard.analysis.frames import (MAX_DEPTH, MAX_FOREIGN_DEPTH, MAX_FOREIGN
                                        is_global, literal_int)
 from gradguard.analysis.python_semantics import int_of, known_int, numeric_call
 from gradguard.analysis.values import (CALLABLE_KINDS, EMPTY, Alts, NONE, SCALAR, UNKNOWN, Binding,
-                                       Val, dict_items, dict_of_pairs, dict_sure_keys, join,
+                                       Val, dict_items, dict_of, dict_of_pairs, dict_sure_keys, join,
                                        join_all, join_states, merge_src, module_refs,
                                        param_owners, store_parts)
 
@@ -212,7 +212,9 @@ class Calls:
                 one = vals[0] if len(vals) == 1 and not kw else None
                 # the same elements (reversed or sorted: the same shape of element)
                 shape = one.ref if one is not None and one.kind == "container" and \
-                    isinstance(one.ref, tuple) and one.ref[0] == "elem" else None
+                    isinstance(one.ref, tuple) and one.ref[0] == "elem" else \
+                    ("elem", SCALAR) if one is not None and one.kind == "container" and \
+                    isinstance(one.ref, tuple) and one.ref[0] == "range" else None
                 elts = one.elts if one is not None and one.elts else None
                 if elts is not None and func_node.value in ("sorted", "set"):
                     elts = _sorted_or_set(func_node.value, elts)
@@ -243,12 +245,20 @@ class Calls:
             if func_node.value == "dict" and len(pos) == 1 and not kw and \
                     dict_of_pairs(pos[0][0]) is not None:
                 return dict_of_pairs(pos[0][0])
+            if func_node.value == "dict" and not pos and kw and STAR_KW not in kw:
+                # ``dict(loss_cls=a, loss_bbox=b)``: a dict of those keys
+                return dict_of(tuple(kw), tuple(v for v, _ in kw.values()))
             if func_node.value in ("zip", "enumerate", "map", "filter", "dict"):
                 v = join_all(vals) if vals else NONE
                 return Val("container", v.segs, v.leaf, "dict" if func_node.value == "dict"
                            else None, each=v.each)
             if func_node.value == "super":
                 return self.frame.self_obj or UNKNOWN
+            if func_node.value == "sum" and 1 <= len(pos) <= 2 and not kw:
+                # ``sum(losses)``: ``start + e1 + e2 + ...``, an addition of the elements
+                item = self._iterated(pos[0][0])
+                if item.kind == "tensor" or item.grad:
+                    return self.op(call, "sum", [item] + [v for v, _ in pos[1:]], saves=False)
             if func_node.value in ("sum", "min", "max", "abs", "next", "getattr"):
                 return self._propagate(vals)
         return self._propagate(vals)
@@ -293,7 +303,13 @@ class Calls:
         for hook in hooks or ():
             args = Val("tuple", frozenset().union(*(v.segs for v, _ in pos)) if pos else EMPTY,
                        elts=tuple(v for v, _ in pos))
+            # (held here while the hook runs: ``output.requires_grad_(True)`` in it changes
+            # the output tensor itself, as it changes every name that holds it)
+            key = ("#hook-output", id(call))
+            self.state.env[key] = Binding(out)
             res = self.apply(call, hook, [(module, call), (args, call), (out, call)], {}, None)
+            held = self.state.env.pop(key, None)
+            out = held.val if held is not None else out
             if res.kind != "none":
                 out = join(out, res) if res.kind == "unknown" else res
         return out
@@ -490,7 +506,10 @@ class Calls:
             each -= b.val.segs
         if lazy:
             self.lazy_segs |= each
-        return Val("container", v.segs, v.leaf, each=each)
+        # (every element is a value of the element expression: its history is theirs; a
+        # generator of tuples, ``yield img, target``, gives tuples of those parts)
+        return Val("container", v.segs, v.leaf,
+                   ("elem", v) if v.kind == "tuple" and v.elts else None, each=each, src=v.src)
 
     def call_string(self) -> tuple:
         """The calls that led to this point (ids of the call nodes of the frames being

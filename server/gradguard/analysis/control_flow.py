@@ -13,11 +13,11 @@ import libcst as cst
 
 from gradguard.analysis import torchapi as T
 from gradguard.analysis.frames import LOOP_PASSES, MAX_LOOP_NESTING, LoopCtx, children_of, \
-    literal_int, string_value
+    literal_int, literal_truth, string_value
 from gradguard.analysis.python_semantics import MAX_ELTS, int_of, known_int, names_in, \
     range_length
 from gradguard.analysis.values import EMPTY, NONE, SCALAR, UNKNOWN, Binding, Cond, State, Val, \
-    dict_items, join_states, known_object
+    dict_items, dict_sure_keys, join_states, known_object
 
 
 def _is_main_guard(test) -> bool:
@@ -42,6 +42,10 @@ class ControlFlow:
             return v.ref
         if v.kind == "scalar" and isinstance(v.ref, tuple) and v.ref[0] in ("str", "int"):
             return bool(v.ref[1])  # a string or int of known value: true unless empty / 0
+        if v.kind == "tuple" and v.elts is not None and not v.nullable:
+            return bool(v.elts)  # a tuple of known length
+        if dict_sure_keys(v) and not v.nullable:
+            return True  # a dict that surely has a key (``train_cfg or {}``)
         return None
 
     def exec_match(self, stmt: cst.Match) -> None:
@@ -96,8 +100,12 @@ class ControlFlow:
                 self._bind_pattern(k.pattern, UNKNOWN)
 
     def exec_if(self, stmt: cst.If) -> None:
-        known = False if self.gid != "G" and self.frame.id == self.gid and \
+        # ``if __name__ == "__main__":`` runs in the file being checked (a script run as
+        # such), not in a module it imports
+        known = (self.gid == "G") if self.frame.id == self.gid and \
             _is_main_guard(stmt.test) else self.truth(self.eval(stmt.test))
+        if known is None:
+            known = self._forced_outcome(stmt.test)
         if known is True:
             self.exec_block(stmt.body.body)
             return
@@ -116,24 +124,28 @@ class ControlFlow:
         grad_entry = self.no_grad
         capped = self._capped(stmt.test)
         self.capped.append(capped)
+        self.undecided += 1  # (what the branches set up is so only on some paths)
         try:
-            self.exec_block(stmt.body.body)
+            try:
+                self.exec_block(stmt.body.body)
+            finally:
+                self.capped.pop()
+            then = self.state
+            grad_then, self.no_grad = self.no_grad, grad_entry
+            self.state = entry.copy()
+            self._refine(stmt.test, False)
+            if cond is not None:
+                self.state.assume(cond.negated())
+            if isinstance(stmt.orelse, cst.If):
+                self._relied_chain(stmt)
+                self.exec_stmt(stmt.orelse)
+            elif isinstance(stmt.orelse, cst.Else):
+                self.exec_block(stmt.orelse.body.body)
+            elif self.relied_ifs.get(id(stmt)):
+                # no branch of the chain taken: the code relies on that never happening
+                self.state.dead = True
         finally:
-            self.capped.pop()
-        then = self.state
-        grad_then, self.no_grad = self.no_grad, grad_entry
-        self.state = entry.copy()
-        self._refine(stmt.test, False)
-        if cond is not None:
-            self.state.assume(cond.negated())
-        if isinstance(stmt.orelse, cst.If):
-            self._relied_chain(stmt)
-            self.exec_stmt(stmt.orelse)
-        elif isinstance(stmt.orelse, cst.Else):
-            self.exec_block(stmt.orelse.body.body)
-        elif self.relied_ifs.get(id(stmt)):
-            # no branch of the chain taken: the code relies on that never happening
-            self.state.dead = True
+            self.undecided -= 1
         self._let_go(then, self.state)
         # the grad mode a bare set_grad_enabled() left: the live branches', when they
         # agree; else as it was before the if
@@ -317,7 +329,7 @@ class ControlFlow:
         is_for = isinstance(stmt, cst.For)
         header = ()
         if is_for:
-            it = self.eval(stmt.iter)
+            it = self._iterator(stmt.iter, self.eval(stmt.iter))
             if self._unrolled_modules(stmt, it):
                 return
             if range_length(it) == 0:
@@ -334,11 +346,21 @@ class ControlFlow:
         body = stmt.body.body
         ctx = LoopCtx(self._loop_key(stmt), stmt, self.frame.id,
                       body[0] if body else None, header)
-        passes = itertools.count()
-        ends = self._run_loop(ctx, lambda: self._loop_body(
-            stmt, is_for, self._nth_element(item, it.each, next(passes)) if is_for else None),
-            once=is_for and (self._not_empty(stmt.iter, it) or self._relied_on(stmt)),
-            leave=None if is_for else lambda s: self._assume_test(s, stmt.test, False))
+
+        # ``while True:`` (``while 1:``) ends only at a ``break`` (or a return, a raise)
+        forever = not is_for and (literal_truth(stmt.test) is True or (
+            isinstance(stmt.test, cst.Integer) and literal_int(stmt.test) != 0))
+
+        def run() -> list:
+            passes = itertools.count()
+            return self._run_loop(ctx, lambda: self._loop_body(
+                stmt, is_for,
+                self._nth_element(item, it.each, next(passes)) if is_for else None),
+                once=forever or is_for and (self._not_empty(stmt.iter, it) or
+                                            self._relied_on(stmt)),
+                leave=None if is_for else _never_left if forever else
+                lambda s: self._assume_test(s, stmt.test, False))
+        ends = self._unswitched(stmt, run)
         alias = (item.alias or self._iterated_holder(stmt.iter)) if is_for and it.segs else None
         if alias is not None and alias in self.state.env and all(
                 alias in e.env and not e.env[alias].val.segs for e in ends if not e.dead):
@@ -351,6 +373,18 @@ class ControlFlow:
                                             old.stmt)
         if stmt.orelse is not None and not self.state.dead:
             self.exec_block(stmt.orelse.body.body)
+
+    def _iterator(self, node, it: Val) -> Val:
+        """What ``for x in obj`` iterates: ``type(obj).__iter__(obj)`` for an object of a
+        class of the user's that defines it (a data loader whose ``__iter__`` yields
+        batches), else ``obj`` itself."""
+        if it.kind not in ("object", "module"):
+            return it
+        info = self._class_of(it)
+        method = self._method(info, "__iter__") if info is not None else None
+        if method is None:
+            return it
+        return self.call_ref(node, self.method_ref(method, info), [], {}, it)
 
     def _iterated_holder(self, node, elements: bool = False) -> tuple | None:
         """The env key of the container a loop header walks through a view or a copy of
@@ -405,6 +439,12 @@ class ControlFlow:
             # ``for loss in [loss_a, loss_b]``: each tensor in turn, so a backward of one
             # frees that one's graph, not the next element's
             elements = list(it.elts)
+        elif it.elts and len(it.elts) <= 8 and it.kind in ("container", "tuple") and \
+                all(e.kind == "class" and e.ref is not None for e in it.elts):
+            # ``for cls in (PlainRNN, MemoryRNN): model = cls(...)``: each class in turn, so
+            # each pass builds and trains a model of its own class
+            elements = list(it.elts)
+            unroll = True
         elif self._builds_layers(it):
             elements = [known_int(i) for i in range(*it.ref[2])]
             unroll = True
@@ -742,6 +782,14 @@ class ControlFlow:
             self.state.dead = False
             self.exec_block(stmt.finalbody.body.body)
             self.state.dead = self.state.dead or dead
+
+
+def _never_left(state: State) -> State:
+    """The state a ``while True:`` loop's test would end it in: none (dead; it keeps what
+    was bound, for code that runs after a dead end is undone, as a call's return)."""
+    out = state.copy()
+    out.dead = True
+    return out
 
 
 def _without_not(test) -> tuple:

@@ -759,7 +759,7 @@ class Engine:
                            for k, c in main.classes.items()},
                   {k: frozenset(v) for k, v in main.submodules.items()},
                   dict(main.inplace_ctors), dict(main.inplace_flags), frozenset(main.frozen),
-                  text_facts)
+                  frozenset(main.maybe_frozen), text_facts)
         words_of = {key: d.words for key, d in defs.values()}
         nested = frozenset().union(*(statements[st].nested_words(module) for st in module.body))
 

@@ -160,7 +160,9 @@ class Step:
     then), modules)`` when the gradients are known: the last ``zero_grad()`` that set
     them to None and the modules the backwards since reached, else None; ``frames``: the
     analysis frames at the step, as in :class:`Hazard` (where a step in an imported
-    module was reached from this file)."""
+    module was reached from this file); ``rebound``: ``(name, statement)`` when a name the
+    optimizer took the parameters of (``SGD(rnn.parameters())``) holds another module now,
+    bound by that statement (``rnn = RNN(...)`` after the optimizer was built)."""
 
     node: cst.CSTNode
     trained: object
@@ -171,3 +173,4 @@ class Step:
     stmt: cst.CSTNode | None = None
     since: tuple | None = None
     frames: tuple = ()
+    rebound: tuple | None = None

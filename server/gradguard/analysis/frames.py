@@ -88,7 +88,9 @@ class Trained:
     storages of the tensors it was given itself (``Adam([self.log_alpha])``); ``mods``:
     those modules and their submodules when the optimizer was built (it holds the
     parameters they had then: a head installed later is not among them); ``site``: the
-    optimizer's constructor call."""
+    optimizer's constructor call; ``keys``: the env keys of the variables among ``names``
+    (``rnn`` of ``SGD(rnn.parameters())``) as they were bound then; ``built``: an id
+    drawn when it was built (ids grow as the analysis runs)."""
 
     names: frozenset | None
     refs: frozenset
@@ -96,6 +98,8 @@ class Trained:
     stores: frozenset = frozenset()
     mods: frozenset = frozenset()
     site: Any = None
+    keys: tuple = ()
+    built: int = 0
 
 
 @dataclass(frozen=True)

@@ -30,6 +30,7 @@ from gradguard.analysis.frames import MAX_STEPS, Budget, ClassInfo, Frame, FuncR
 from gradguard.analysis.import_semantics import ImportSemantics
 from gradguard.analysis.python_semantics import PythonSemantics
 from gradguard.analysis.torch_semantics import TorchSemantics
+from gradguard.analysis.unswitch import Unswitching
 from gradguard.analysis.values import EMPTY, Binding, Env, Seg, State, Val, dict_items, \
     dict_sure_keys
 
@@ -37,8 +38,8 @@ __all__ = ["Interpreter", "Hazard", "InplaceHazard", "Accumulation", "DiscardedD
            "NoGraph", "Backward", "Step"]
 
 
-class Interpreter(PythonSemantics, Calls, ControlFlow, ImportSemantics, TorchSemantics,
-                  CliOptions, AutogradEffects):
+class Interpreter(PythonSemantics, Calls, ControlFlow, Unswitching, ImportSemantics,
+                  TorchSemantics, CliOptions, AutogradEffects):
     """Interprets one file's roots (module code, functions, methods) and collects hazards.
 
     Use :meth:`run_module`, then :meth:`run_function` for each top-level function and
@@ -61,6 +62,10 @@ class Interpreter(PythonSemantics, Calls, ControlFlow, ImportSemantics, TorchSem
         # _instance_after_init, shared by the roots of one module analysis
         self.init_starts: dict = {}
         self.frozen: set = set()  # module refs whose parameters do not require grad
+        # of those (or of modules unfrozen again), the ones whose flag was set on a path
+        # an undecided test chose: whether they require grad is not known
+        self.maybe_frozen: set = set()
+        self.undecided = 0  # branches of undecided tests being run
         self.loaded: dict = {}  # gid -> imports.Loaded: the user's modules imported
         self.deps: set = set()  # (path, sha256) of each
         # the global frames of imported modules whose names, classes or code this run
@@ -81,6 +86,8 @@ class Interpreter(PythonSemantics, Calls, ControlFlow, ImportSemantics, TorchSem
         self.entry_envs: dict = {}
         # (object, attribute) pairs once assigned a value computed from their own old one
         self.self_updated: set = set()
+        # module ref -> (id, frames) of the assignment that replaced it as a submodule
+        self.replaced_modules: dict = {}
         # attribute key -> {statement that stored a graph there: the segments it stored}
         self.attr_stores: dict = {}
         self.accumulations: dict = {}
@@ -115,6 +122,10 @@ class Interpreter(PythonSemantics, Calls, ControlFlow, ImportSemantics, TorchSem
         # node, and that Cond (``if self.time_to_learn():`` tests what it returned)
         self.returned_cond: tuple | None = None
         self.cond_texts: dict[int, str] = {}
+        # the loop-invariant tests an enclosing loop is being run for, each as it comes out
+        # in this run (ControlFlow._unswitched)
+        self.forced_tests: list = []
+        self.unswitch_frames: list = []  # the frame of each loop being run so, outermost first
         self.relied_loops: dict[int, bool] = {}  # for loops the code relies on running
         self.relied_ifs: dict[int, bool] = {}  # if chains (their last if) relied on to branch
         # top-level statement of each function and method, for position hints
@@ -202,6 +213,7 @@ class Interpreter(PythonSemantics, Calls, ControlFlow, ImportSemantics, TorchSem
         other.inplace_ctors = dict(self.inplace_ctors)
         other.inplace_flags = dict(self.inplace_flags)
         other.frozen = set(self.frozen)
+        other.maybe_frozen = set(self.maybe_frozen)
         return other
 
     def run_function(self, func: cst.FunctionDef, cls: ClassInfo | None) -> None:

@@ -14,10 +14,11 @@ import libcst.matchers as m
 from gradguard.analysis import torchapi as T
 from gradguard.analysis.frames import (ClassInfo, FuncRef, TupleType, children_of, dotted,
                                        is_global, literal_int, string_value)
-from gradguard.analysis.values import (EMPTY, Alts, NONE, SCALAR, UNKNOWN, Binding,
+from gradguard.analysis.values import (EMPTY, MODEL_OUTPUT, MODEL_PART, Alts, NONE, SCALAR, UNKNOWN, Binding,
                                        Cut, Val, dict_items, dict_sure_keys, element_shape, join,
                                        join_all, known_object, merge_src, module_refs, flag_modules,
-                                       param_owners, store_parts, surely_not_none)
+                                       param_owners, scalars_only, store_parts,
+                                       surely_not_none)
 
 
 _BUILTIN_TYPES = frozenset({"tuple", "list", "dict", "set", "frozenset", "str", "bytes", "int",
@@ -41,7 +42,7 @@ def names_in(target):
         yield from names_in(target.value)
 
 
-def _names_read(node) -> set:
+def names_read(node) -> set:
     """Every name ``node`` (and what it holds) mentions."""
     out, todo = set(), [node]
     while todo:
@@ -278,6 +279,13 @@ class PythonSemantics:
                     not any(isinstance(e, cst.StarredElement) for e in target.elements):
                 for e, v in zip(elts, val.elts):
                     self.store(e, v, stmt)
+            elif val.kind == "tensor" and val.ref == MODEL_OUTPUT and len(elts) > 1:
+                # ``loss, count = model(batch)`` of a model whose class is not known: a
+                # tuple, whose first part is the output; the others may be tensors of its
+                # graph (``out, hidden = rnn(x, hidden)``) or plain numbers
+                self.store(elts[0], replace(val, ref=None), stmt)
+                for e in elts[1:]:
+                    self.store(e, Val("unknown", val.segs, val.leaf, ref=MODEL_PART), stmt)
             else:
                 item = self._element(val)
                 for e in elts:
@@ -331,6 +339,14 @@ class PythonSemantics:
                 if val.segs and stmt is not None:
                     sites = self.attr_stores.setdefault(akey, {})
                     sites[stmt] = sites.get(stmt, EMPTY) | val.segs
+                if old is not None and old.val.kind == "module" and val.kind == "module" and \
+                        module_refs(old.val) and module_refs(val) and \
+                        not set(module_refs(old.val)) & set(module_refs(val)):
+                    # a submodule replaced (``self.embed = nn.Embedding(...)`` in a reset()):
+                    # an optimizer built before holds the old one's parameters
+                    for r in module_refs(old.val):
+                        self.replaced_modules[r] = (next(self._ids), tuple(
+                            (f.stmt, f.func) for f in self.frames))
                 self.state.env[akey] = Binding(val, stmt)
                 if val.kind == "module":
                     self.submodules.setdefault(base.ref, set()).update(module_refs(val))
@@ -474,7 +490,8 @@ class PythonSemantics:
                 # (name, one of net's submodules)
                 return Val("tuple", elts=(SCALAR, Val("unknown", ref=(
                     container.ref[0][len("named_"):], container.ref[1]))))
-            return Val(kind, container.segs, container.leaf, store=container.store)
+            return Val(kind, container.segs, container.leaf, store=container.store,
+                       src=container.src if kind == "tensor" else None)
         return Val(container.kind if container.kind == "tensor" else "unknown",
                    container.segs, container.leaf, store=container.store,
                    src=container.src if container.kind == "tensor" else None)
@@ -532,7 +549,7 @@ class PythonSemantics:
                 if not is_global(frame.id):
                     # a closure: the variables it reads outlive this call (Python keeps
                     # them in cells), for when it runs later (a hook a factory returned)
-                    frame.closures.update(_names_read(stmt.body))
+                    frame.closures.update(names_read(stmt.body))
                 self.bind(stmt.name.value, Val("func", ref=FuncRef(
                     stmt, frame.id, no_grad=self._decorated_no_grad(stmt), gid=frame.gid)), stmt)
             elif isinstance(stmt, cst.ClassDef):
@@ -751,8 +768,11 @@ class PythonSemantics:
                            for v in (left, right))
                 store = ("allparams" if full else "params", owners[0] | owners[1]) \
                     if None not in owners and (owners[0] or owners[1]) else None
+                # (of two lists of numbers whose elements are not all known: numbers)
+                shape = ("elem", SCALAR) if elts is None and scalars_only(left) and \
+                    scalars_only(right) else None
                 return Val(left.kind if elts is not None else "container",
-                           left.segs | right.segs, left.leaf or right.leaf, elts=elts,
+                           left.segs | right.segs, left.leaf or right.leaf, shape, elts=elts,
                            store=store)
             if left.kind == right.kind == "scalar":
                 # arithmetic of Python numbers (``total + x.item()``): a number, whose

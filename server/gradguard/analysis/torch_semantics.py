@@ -16,8 +16,8 @@ from gradguard.analysis.frames import (ClassInfo, FuncRef, LoopCtx, Partial, Tra
                                        TupleType, calls_in, children_of, tuple_fields,
                                        dotted, is_global, literal_truth, string_value)
 from gradguard.analysis.python_semantics import MAX_ELTS, numeric_call
-from gradguard.analysis.values import (EMPTY, NONE, SCALAR, UNKNOWN, Alts, Binding, Cut, Val,
-                                       dict_items, dict_of_pairs, element_shape, join, join_all,
+from gradguard.analysis.values import (EMPTY, MODEL_OUTPUT, NONE, SCALAR, UNKNOWN, Alts, Binding, Cut, Val,
+                                       dict_items, dict_of_pairs, dict_sure_keys, element_shape, join, join_all,
                                        list_elements, merge_src, module_refs, param_owners,
                                        flag_modules)
 
@@ -196,7 +196,8 @@ class TorchSemantics:
             # (a frozen module on inputs that need no grad: no graph at all)
             given = merge_src([v for v, _ in pos])
             return Val("tensor", store=self.fresh_store(),
-                       src=None if given is None else given + (Cut("frozen", call),))
+                       src=None if given is None or ref in self.maybe_frozen
+                       else given + (Cut("frozen", call),))
         inputs = tuple((node, v.segs) for v, node in pos
                        if isinstance(node, (cst.Name, cst.Attribute, cst.Subscript)) and
                        v.kind == "tensor" and v.segs)
@@ -226,7 +227,8 @@ class TorchSemantics:
                             frozenset(v.store for v, _ in pos if v.leaf and v.store is not None),
                             ins=[v for v, _ in pos],
                             module=False if name in T.PARAMLESS_MODULES else ref)
-        out = Val("tensor", segs, store=store, src=src)
+        out = Val("tensor", segs, store=store, src=src,
+                  ref=MODEL_OUTPUT if name is None and info is None else None)
         rec = T.RECURRENT_MODULES.get(name) if name else None
         if rec == "tensor":
             return Val("tuple", segs, elts=(out, out))
@@ -311,6 +313,12 @@ class TorchSemantics:
                 # a storage of its own, marked as a parameter's ("p"): optimizers given
                 # it by name train it, and a graph that reaches it reaches a parameter
                 # (of a module the engine may not know)
+                flag = kw.get("requires_grad") or (pos[1] if len(pos) > 1 else None)
+                if flag is not None and literal_truth(flag[1]) is False:
+                    # ``nn.Parameter(t, requires_grad=False)``: a buffer-like tensor (a
+                    # step counter, a running average) that needs no grad
+                    return Val("tensor", store=("p", next(self._ids)),
+                               src=(Cut("frozen_param", call),))
                 return Val("tensor", leaf=not self.no_grad, store=("p", next(self._ids)))
             inplace = kw.get("inplace")
             flag = name in T.INPLACE_MODULES and (
@@ -652,8 +660,11 @@ class TorchSemantics:
                 if all(v.kind == "tensor" and v.store is not None for v in vals):
                     return Trained(frozenset(), frozenset(), stores=frozenset(v.store for v in vals))
             return None
+        keys = tuple((name, key) for name in sorted(names) if name.isidentifier()
+                     for key in (self.lookup_key(name),) if key is not None)
         return Trained(frozenset(names), frozenset(refs), pure,
-                       mods=frozenset(self._descendants(refs)), site=call)
+                       mods=frozenset(self._descendants(refs)), site=call, keys=keys,
+                       built=next(self._ids))
 
     def _bound_expr(self, expr: cst.BaseExpression) -> cst.BaseExpression:
         """The expression a local name was last assigned (``params = itertools.chain(
@@ -698,7 +709,8 @@ class TorchSemantics:
                                    self.stamp(), opt_node, len(self.backwards), cleared,
                                    self.frame.stmt,
                                    (at, reached) if reached is not None else None,
-                                   tuple((f.id, f.stmt, f.func) for f in self.frames)))
+                                   tuple((f.id, f.stmt, f.func) for f in self.frames),
+                                   self._rebound_model(trained)))
         self.param_updates += 1
         self.step_log.append(trained)
         stepped = self._descendants(trained.refs)
@@ -709,6 +721,24 @@ class TorchSemantics:
             stepped &= self._descendants(reached)
         for r in stepped:
             self.bump(Val("tensor", store=("param", r)), call)
+
+    def _rebound_model(self, trained: Trained) -> tuple | None:
+        """Where the model an optimizer took the parameters of was built again after it
+        (the optimizer still holds the first one's parameters): ``(name, statement)``
+        when a variable it took them from holds another module now; ``(name, frames)``
+        when one of the modules' submodules was replaced since (``model.reset()``
+        building its layers anew), the frames as there; else None."""
+        for name, key in trained.keys:
+            b = self.state.env.get(key)
+            if b is not None and b.stmt is not None and b.val.kind == "module" and \
+                    module_refs(b.val) and not set(module_refs(b.val)) & trained.refs:
+                return name, b.stmt
+        if trained.names and len(trained.names) == 1:
+            for r in sorted(trained.mods, key=repr):
+                rec = self.replaced_modules.get(r)
+                if rec is not None and rec[0] > trained.built:
+                    return next(iter(trained.names)), rec[1]
+        return None
 
     def _module_zero_grad(self, call, ref, flag) -> None:
         """``module.zero_grad()`` sets the gradients of the module's parameters and its
@@ -928,6 +958,15 @@ class TorchSemantics:
             # trainer's eval(stream) is an evaluation loop of a library, not a mode)
             self.frame.eval_mode = (attr == "eval") != (bool(pos) and
                                                         literal_truth(pos[0][1]) is False)
+            flag = True if attr == "train" and not pos else \
+                literal_truth(pos[0][1]) if attr == "train" else False
+            if recv.kind == "module" and isinstance(recv.ref, tuple) and flag is not None:
+                # ``train(mode)`` / ``eval()`` set ``training`` on the module and each of its
+                # submodules (torch/nn/modules/module.py): ``if self.training:`` is known
+                # from here on (it is not before: a module can be called in either mode)
+                mode = Val("scalar", ref=flag)
+                for r in self._descendants({recv.ref}):
+                    self.state.env[("@", r, "training")] = Binding(mode, self.frame.stmt)
         if recv.kind == "module":
             if attr == "zero_grad" and isinstance(recv.ref, tuple):
                 flag = kw.get("set_to_none") or (pos[0] if pos else None)
@@ -1018,8 +1057,11 @@ class TorchSemantics:
                 return Val("container", elts=keys) if keys else UNKNOWN
             if attr == "values":
                 return Val("container", recv.segs, recv.leaf, elts=vals, src=recv.src)
-            pairs = tuple(Val("tuple", v.segs, v.leaf, elts=(k, v)) for k, v in zip(keys, vals)) \
-                if keys else None
+            if keys is None:
+                # (keys not known: pairs of a key and one of its values)
+                pair = Val("tuple", recv.segs, recv.leaf, elts=(SCALAR, self._element(recv)))
+                return Val("container", recv.segs, recv.leaf, ("elem", pair), src=recv.src)
+            pairs = tuple(Val("tuple", v.segs, v.leaf, elts=(k, v)) for k, v in zip(keys, vals))
             return Val("container", recv.segs, recv.leaf, elts=pairs, src=recv.src)
         if (recv.kind in ("container", "tuple") and attr in T.CONTAINER_ADDS) or (
                 recv.kind in ("unknown", "none") and attr in T.LIST_ADDS):
@@ -1055,6 +1097,17 @@ class TorchSemantics:
                 b = self.state.env.get(k) if k is not None else None
                 if b is not None and b.val.kind == "container" and b.val.segs:
                     self.state.env[k] = Binding(self._strip(b.val), b.stmt)
+        if recv.kind == "container" and attr == "get" and pos and not kw and \
+                isinstance(pos[0][0].ref, tuple) and pos[0][0].ref[0] == "str" and \
+                dict_items(recv):
+            # ``cfg.get("freeze_head", False)`` of a dict of known keys: that key's value,
+            # or the default when the dict surely lacks it (every key known, none that one)
+            keys, values = dict_items(recv)
+            key = pos[0][0].ref[1]
+            if key in keys and key in dict_sure_keys(recv):
+                return values[keys.index(key)]
+            if key not in keys and len(pos) <= 2:
+                return pos[1][0] if len(pos) == 2 else NONE
         if recv.kind in ("container", "tuple") and not recv.grad:
             return self._propagate(vals)
         if recv.kind == "unknown" and any(attr in c.methods for c in self.classes.values()):
@@ -1106,12 +1159,17 @@ class TorchSemantics:
                     store=recv.store)
             if v.leaf:
                 self.made_leaf(recv, call, recv.store)
+            if not recv.segs:
+                # the tensor object changes: every name and list that holds it sees it (a
+                # forward hook's ``output.requires_grad_()`` is the module's output)
+                self._set_requires_grad(recv, v.leaf)
             key = self.key_of(func.value)
             if key is not None:
                 self.state.env[key] = Binding(v, self.frame.stmt)
             return v
         if attr in T.CUT_METHODS:
-            res = SCALAR if attr in ("size", "dim", "numel", "item", "tolist") else \
+            res = SCALAR if attr in ("size", "dim", "ndimension", "numel", "nelement", "item",
+                                     "tolist") else \
                 Val("tensor", store=recv.store) if attr in T.VIEW_METHODS else \
                 Val("tensor", store=self.fresh_store()) if attr in T.NEW_TENSOR_METHODS \
                 else Val("tensor")
@@ -1132,7 +1190,8 @@ class TorchSemantics:
             return self._propagate(vals)
         saves = "output" if attr in T.OUTPUT_SAVING else "both" if \
             attr in T.OUTPUT_AND_INPUT_SAVING else attr not in T.NON_SAVING_METHODS
-        res = self.op(call, attr, [recv] + vals, saves)
+        res = self.op(call, attr, [recv] + vals, saves,
+                      keep=vals if saves is True and attr in T.RECEIVER_NOT_SAVED else None)
         if attr in T.VIEW_METHODS and recv.store is not None:
             res = Val(res.kind, res.segs, res.leaf, store=recv.store, src=res.src)
         return self._outputs(attr, pos, kw, res)
@@ -1244,12 +1303,15 @@ class TorchSemantics:
             self.frozen -= refs
         else:
             self.frozen |= refs
+        if self.undecided:
+            self.maybe_frozen |= refs
         for k, b in list(self.state.env.items()):
             if k[0] != "@" or k[1] not in refs or b.val.kind != "tensor" or b.val.segs:
                 continue
             if not flag and b.val.leaf:
                 self.state.env[k] = Binding(
-                    replace(b.val, leaf=False, src=(Cut("frozen_param", node),)), b.stmt)
+                    replace(b.val, leaf=False, src=None if self.undecided else
+                            (Cut("frozen_param", node),)), b.stmt)
             elif flag and b.val.src and b.val.src[-1].kind == "frozen_param":
                 self.state.env[k] = Binding(replace(b.val, leaf=True, src=None), b.stmt)
 

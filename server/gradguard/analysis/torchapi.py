@@ -89,6 +89,8 @@ CUT_METHODS_HAND = frozenset({
     # torch/_tensor.py): leave tensor land, or convert to an integer/bool dtype
     "tolist", "numpy", "long", "int", "bool", "short", "byte", "char", "nelement",
     "register_hook", "size", "stride", "data_ptr", "element_size",
+    # ``ndimension`` is ``dim`` under another name ({"ndimension", THPVariable_dim})
+    "ndimension",
     # x.new_tensor(data): a new constant with x's dtype and device (python_variable_methods.cpp
     # THPVariable_new_tensor; the new_zeros/new_ones/new_full/new_empty the table has)
     "new_tensor",
@@ -172,6 +174,16 @@ OUTPUT_SAVING = frozenset(
     {m for m in _METHODS if _db.saving_kind(_db.op_saved(m)) == "output" and
      _differentiable(m)} |
     {n for n, srcs in _FUNCTIONS.items() if _kind(srcs) == "output" and all(d for _, _, d in srcs)})
+
+# Tensor methods whose backward keeps none of the receiver (derivatives.yaml saves only
+# other arguments: ``x.masked_fill(mask, v)`` its mask, ``x.index_select(d, i)`` its index,
+# ``b.addmm(m1, m2)`` the two matrices): an in-place change of the receiver after the call
+# breaks nothing of it.
+RECEIVER_NOT_SAVED = frozenset(
+    m for m in _METHODS if _db.saving_kind(_db.op_saved(m)) is True and
+    "self" not in _db.op_saved(m) and not _db.op_saved(m) & _db.OUTPUT_NAMES and
+    _differentiable(m))
+
 
 def _saves_output_too(name: str) -> bool:
     """Every overload of op ``name`` has a derivatives.yaml formula that uses its result,

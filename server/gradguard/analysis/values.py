@@ -92,14 +92,30 @@ class Cut:
 MAX_CUTS = 4
 
 
+def scalars_only(v: "Val") -> bool:
+    """Whether ``v`` is a Python number, string or None, or a list or tuple of only those
+    (``dims = (0,) + tuple(range(2, n))``): no tensor's history is in it."""
+    if v.kind in ("scalar", "none"):
+        return True
+    if v.kind not in ("container", "tuple") or v.segs or v.leaf or v.store is not None:
+        return False
+    if v.elts is not None:
+        return all(scalars_only(e) for e in v.elts)
+    ref = v.ref
+    return isinstance(ref, tuple) and len(ref) >= 2 and (
+        ref[0] == "range" or ref[0] == "elem" and isinstance(ref[1], Val) and
+        scalars_only(ref[1]))
+
+
 def merge_src(vals) -> tuple | None:
     """The ``src`` of a value computed from ``vals``: the union of their cuts, or None
-    when one of them is not known. Python scalars and None contribute nothing."""
+    when one of them is not known. Python scalars and None, and lists or tuples of them,
+    contribute nothing."""
     out: list = []
     for v in vals:
         src = v.src
         if src is None:
-            if v.kind in ("scalar", "none"):
+            if scalars_only(v):
                 continue
             return None
         for c in src:
@@ -221,7 +237,11 @@ def dict_of_pairs(v: Val) -> Val | None:
     keys = tuple(p.elts[0].ref[1] for p in pairs)
     if len(set(keys)) != len(keys):
         return None
-    vals = tuple(p.elts[1] for p in pairs)
+    return dict_of(keys, tuple(p.elts[1] for p in pairs))
+
+
+def dict_of(keys: tuple, vals: tuple) -> Val:
+    """A dict of these distinct string keys (in order) and values."""
     return Val("container", frozenset().union(*(x.segs for x in vals)), any(x.leaf for x in vals),
                ("dict", keys, vals, frozenset(keys)), src=merge_src(list(vals)))
 
@@ -254,6 +274,12 @@ def param_owners(v: Val) -> frozenset | None:
 
 
 UNKNOWN = Val()
+# the ref of a tensor a model of unknown class returned: its structure is not known (a
+# tensor, or a tuple such as ``(loss, count)`` or ``(output, state)``)
+MODEL_OUTPUT = "model-output"
+# the ref of a part other than the first of such an output unpacked (``loss, count =
+# model(batch)``): it may hold the graph (a recurrent state) or be a plain number
+MODEL_PART = "model-output-part"
 NONE = Val("none")
 SCALAR = Val("scalar")
 
@@ -372,6 +398,10 @@ def join(a: Val, b: Val) -> Val:
     """The least upper bound of two values (may-analysis: union of segments)."""
     if a is b or a == b:
         return a
+    if MODEL_PART in (a.ref, b.ref) and all(
+            v.ref == MODEL_PART or v.kind in ("scalar", "none") for v in (a, b)):
+        # (``count = 0`` joined with a part of a model's output that may be a number)
+        return Val("unknown", a.segs | b.segs, a.leaf or b.leaf, MODEL_PART)
     if "lazy" in (a.kind, b.kind) and "none" not in (a.kind, b.kind):
         options: list = []
         for v in (a, b):

@@ -458,8 +458,9 @@ def detach_uses(h: Hazard, interp: Interpreter, src: Source, second: bool = True
                 not any(st[0] == "param" and st[1] in stepped
                         for s in hit for st, _ in interp.segs[s].saved):
             target = list(firsts.values())
-    if target is None:
-        return None
+    if target is None or any(isinstance(node, (cst.Tuple, cst.List, cst.Dict, cst.Set))
+                             for node, _ in target):
+        return None  # (a tuple handed to a model has no ``.detach()``)
     nodes = sorted((node for node, _ in target), key=lambda n: (src.span(n).path or "",
                                                                  src.span(n).start))
     args = {"name": ", ".join(dict.fromkeys(src.code(n, 40) for n in nodes)),

@@ -104,7 +104,8 @@ def build(h: Hazard, interp: Interpreter, src: Source) -> Finding:
 
 def _fixes(h: Hazard, interp: Interpreter, src: Source) -> tuple[Fix, ...]:
     fixes = []
-    for make in (_drop_returned_backward, C.detach_uses, _recompute, _use_fresh_value):
+    for make in (_drop_returned_backward, _one_backward_of_the_sum, C.detach_uses, _recompute,
+                 _use_fresh_value):
         fix = make(h, interp, src)
         if fix is not None:
             fixes.append(fix)
@@ -142,6 +143,43 @@ def _drop_returned_backward(h: Hazard, interp: Interpreter, src: Source) -> Fix 
                           "the `{name}` this function returns"),
                        {"line": src.line_ref(stmt), "name": src.code(ret.value, 30)}),
                (src.delete_lines(stmt),), preferred=True)
+
+
+def _one_backward_of_the_sum(h: Hazard, interp: Interpreter, src: Source) -> Fix | None:
+    """Two losses backpropagated one right after the other, with no optimizer step
+    between, the second through the graph the first freed (an actor's and a critic's loss
+    of one network): one backward of their sum gives every parameter the same gradient
+    (backward accumulates: the gradient of ``a + b`` is that of ``a`` plus that of
+    ``b``) and walks the shared graph once."""
+    first = h.frees[0]
+    if h.steps != first.steps or first.top is None or not first.stmts or not h.frames:
+        return None
+    frame_id, stmt = first.stmts[-1]
+    here_id, here, _ = h.frames[-1]
+    if here_id != frame_id or C.next_statement(first.top, stmt) is not here:
+        return None
+    a, b = _plain_backward(stmt, first.node), _plain_backward(here, h.node)
+    if a is None or b is None or src.span(stmt).path is not None or \
+            src.code(a, 200) == src.code(b, 200):
+        return None  # (one loss backpropagated twice: its sum with itself is no fix)
+    total = f"({src.module.code_for_node(a)} + {src.module.code_for_node(b)})"
+    return Fix(Message(N_("Backpropagate `{first} + {second}` once, instead of each on its "
+                          "own: the same gradients, and the shared graph is walked once"),
+                       {"first": src.code(a, 30), "second": src.code(b, 30)}),
+               (Edit(src.span(first.node.func.value), total),
+                src.delete_lines(here)), preferred=True)
+
+
+def _plain_backward(stmt, call) -> cst.BaseExpression | None:
+    """``x`` of a statement that is only ``x.backward()`` (no argument), this ``call``."""
+    if not (isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 and
+            isinstance(stmt.body[0], cst.Expr) and stmt.body[0].value is call):
+        return None
+    if not isinstance(call, cst.Call) or call.args or not isinstance(call.func, cst.Attribute) \
+            or call.func.attr.value != "backward" or "\n" in \
+            cst.Module([]).code_for_node(call.func.value):
+        return None
+    return call.func.value
 
 
 def _recompute(h: Hazard, interp: Interpreter, src: Source) -> Fix | None:

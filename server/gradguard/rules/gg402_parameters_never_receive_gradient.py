@@ -292,6 +292,7 @@ def _finding(interp: Interpreter, st: Step, verdict, src: Source) -> Finding:
             N_("the optimizer took the parameters `{modules}` had here"), {"modules": names})))
     fix = _fix(interp, st, backs, mods, src) or _stack_fix(cuts, src)
     at = silencer if silencer is not None else st.node
+    again = _built_again(st, src) if silencer is None else None
     if silencer is None and zero is None and len(cuts) == 1 and \
             cuts[0].kind in ("detach", "data", "item", "factory") and \
             src.span(cuts[0].node).path is None:
@@ -307,8 +308,127 @@ def _finding(interp: Interpreter, st: Step, verdict, src: Source) -> Finding:
         related = [Related(src.span(st.node), Message(
             N_("`{optimizer}` steps `{modules}` here"), {"optimizer": opt, "modules": names}))
         ] + [r for r in related if r.span != src.span(at)]
+    if again is not None:
+        # the model built again after the optimizer took its parameters: reported where it
+        # is built again (the optimizer belongs after it)
+        name, at, whole = again
+        fix = _build_optimizer_after(st, at, src)
+        if whole:
+            message = Message(N_("`{name}` is built again here, after `{optimizer}` took the "
+                                 "parameters of the previous `{name}` (line {line}): the "
+                                 "backward reaches this one, the optimizer steps the old one, "
+                                 "so `{name}` does not train. Build the optimizer after this "
+                                 "line"), {"name": name, "optimizer": opt,
+                                           "line": src.line_ref(st.trained.site)})
+        else:
+            message = Message(N_("`{code}` builds layers of `{name}` again, after "
+                                 "`{optimizer}` took their parameters (line {line}): the "
+                                 "backward reaches the new layers, the optimizer steps the old "
+                                 "ones, so they do not train. Build the optimizer after this "
+                                 "line"), {"code": src.code(at, 40), "name": name,
+                                           "optimizer": opt,
+                                           "line": src.line_ref(st.trained.site)})
+        related = [Related(src.span(st.trained.site), Message(
+            N_("the optimizer took the parameters `{modules}` had here"),
+            {"modules": names})), Related(src.span(st.node), Message(
+                N_("`{optimizer}` steps `{modules}` here"),
+                {"optimizer": opt, "modules": names}))]
     return Finding(RULE.code, src.span(at),
                    message, tuple(related[:6]), (fix,) if fix else ())
+
+
+def _built_again(st: Step, src: Source) -> tuple | None:
+    """``(name, node, whole)`` when the model the step's optimizer took the parameters
+    of was built again after it, at ``node`` in this file: ``whole``, the variable bound
+    to a new model; else layers of it replaced (in a call made at ``node``)."""
+    if st.rebound is None or st.trained is None or st.trained.site is None:
+        return None
+    name, where = st.rebound
+    site = src.span(st.trained.site)
+    if isinstance(where, tuple):
+        # the statement on the way to the replacement that runs in the function (or the
+        # module body) that built the optimizer: where building it instead would help
+        stmts = [s for s, func in where if s is not None and src.span(s).path is None and
+                 (func is None or _encloses(src.span(func), site))]
+        if not stmts or site.path is not None:
+            return None
+        where, whole = stmts[-1], False
+    else:
+        if src.span(where).path is not None:
+            return None
+        whole = True
+    at = where.body[0] if isinstance(where, cst.SimpleStatementLine) and \
+        len(where.body) == 1 else where
+    return name, at, whole
+
+
+def _build_optimizer_after(st: Step, at: cst.CSTNode, src: Source) -> Fix | None:
+    """Move ``opt = Optim(model.parameters(), ...)`` to just after the statement that
+    builds the model (or its layers) again, when both are in the same function of this
+    file, that statement comes later, and nothing in between reads the optimizer (a
+    scheduler built on it would keep the old one)."""
+    site = st.trained.site
+    path = _path_to(src.module, site)
+    stmts = [n for n in path or () if isinstance(n, cst.SimpleStatementLine)]
+    if not stmts or len(stmts[-1].body) != 1 or not isinstance(stmts[-1].body[0], cst.Assign):
+        return None
+    built, assign = stmts[-1], stmts[-1].body[0]
+    if assign.value is not site or len(assign.targets) != 1 or \
+            not isinstance(assign.targets[0].target, cst.Name):
+        return None
+    again = _path_to(src.module, at)
+    later = [n for n in again or () if isinstance(n, cst.SimpleStatementLine)]
+    if not later or _function_of(path) is not _function_of(again):
+        return None
+    here = later[-1]
+    a, b = src.span(built), src.span(here)
+    if a.path is not None or b.path is not None or a.end.line >= b.start.line:
+        return None
+    opt = assign.targets[0].target.value
+    scope = _function_of(path) or src.module
+    for node, inside in _names_outside_defs(scope):
+        line = src.span(node).start.line
+        if node.value == opt and not inside and a.end.line < line <= b.end.line:
+            return None
+    return Fix(Message(N_("Build `{optimizer}` after line {line}, once `{name}` is built "
+                          "again"), {"optimizer": opt, "line": src.line_ref(here),
+                                     "name": st.rebound[0]}),
+               (src.delete_lines(built),
+                src.insert_line_after(here, src.statement_code(built).strip())),
+               preferred=True)
+
+
+def _path_to(node: cst.CSTNode, target: cst.CSTNode) -> list | None:
+    """The nodes from ``node`` down to ``target`` (both included), or None."""
+    todo = [(node, [node])]
+    while todo:
+        n, path = todo.pop()
+        if n is target:
+            return path
+        todo.extend((c, path + [c]) for c in n.children)
+    return None
+
+
+def _function_of(path) -> cst.FunctionDef | None:
+    """The innermost function on a node path (None: the module body)."""
+    return next((n for n in reversed(path or ()) if isinstance(n, cst.FunctionDef)), None)
+
+
+def _names_outside_defs(scope: cst.CSTNode):
+    """Each Name under ``scope`` and whether it is inside a nested def or lambda."""
+    todo = [(c, False) for c in scope.children]
+    while todo:
+        n, inside = todo.pop()
+        if isinstance(n, cst.Name):
+            yield n, inside
+        nested = inside or isinstance(n, (cst.FunctionDef, cst.Lambda, cst.ClassDef))
+        todo.extend((c, nested) for c in n.children)
+
+
+def _encloses(outer, inner) -> bool:
+    return outer.path == inner.path and \
+        (outer.start.line, outer.start.column) <= (inner.start.line, inner.start.column) and \
+        (inner.end.line, inner.end.column) <= (outer.end.line, outer.end.column)
 
 
 def _fix(interp: Interpreter, st: Step, backs, mods, src: Source) -> Fix | None:
