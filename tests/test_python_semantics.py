@@ -2622,3 +2622,36 @@ def test_a_masked_fill_keeps_its_mask_not_its_input_and_a_frozen_parameter_needs
         for _ in range(2):
             pen(net(torch.randn(8, 4))).backward()
         """) == []
+
+
+def test_numpy_results_and_values_made_before_an_inner_loop_accumulate_no_graph():
+    # JT-VAE: metrics of a model of unknown class summed in a NumPy array; FlowX: a mask
+    # rebuilt every epoch, normalised and flipped, appended once per layer to a list made
+    # in that epoch
+    assert _found("""\
+        import numpy as np
+        import torch
+        from somelib import JTNN, gumbel
+
+
+        def train(batches, num_layers, flip):
+            model = JTNN()
+            weights = torch.nn.Parameter(torch.rand(5))
+            opt = torch.optim.Adam(list(model.parameters()) + [weights], lr=1e-3)
+            meters = np.zeros(2)
+            for batch in batches:
+                loss, kl_div, wacc = model(batch)
+                meters = meters + np.array([kl_div, wacc * 100])
+                mask = weights.sigmoid()
+                mask = mask / (mask.max() + 1e-6)
+                if flip:
+                    mask = 1 - mask
+                edge_masks = []
+                for _ in range(num_layers):
+                    edge_masks.append(mask)
+                loss = loss + gumbel(edge_masks)
+                opt.zero_grad()
+                loss.backward()
+                opt.step()
+            print(meters)
+        """) == []

@@ -230,11 +230,19 @@ class AutogradEffects:
             passes = frozenset(p for _, p in self.loop_stack if _made_before(store, p))
         else:
             key = self._root_key(acc_node)
-            if key is None or key not in self.entry_envs.get(pass_id, ()) or \
-                    key in self.capped or self._fresh_each_pass(key, ctx):
+            if key is None or key not in self.entry_envs.get(pass_id, ()) or key in self.capped:
                 return
-            passes = frozenset(p for _, p in self.loop_stack
-                               if key in self.entry_envs.get(p, ()))
+            # the loops across whose iterations it piles up: the accumulator outlives
+            # their iteration (not bound anew in their body, nor holding only what their
+            # pass made), and the value holds a graph their pass made
+            cur = self.state.env.get(key)
+            held = cur.val.segs if cur is not None else EMPTY
+            passes = frozenset(
+                p for c, p in self.loop_stack
+                if key in self.entry_envs.get(p, ()) and any(s > p for s in val.segs) and
+                not (held and min(held) > p) and not self._fresh_each_pass(key, c))
+            if not passes:
+                return
         self.mark()
         rec = self.accumulations.get(id(node))
         freed = self.state.freed

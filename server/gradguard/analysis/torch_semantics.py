@@ -302,6 +302,10 @@ class TorchSemantics:
             number = numeric_call(path, vals)
             if number is not None:
                 return number
+        if parts[0] == "numpy":
+            # a NumPy result holds no graph: NumPy cannot read a tensor that requires grad
+            # ("Can't call numpy() on Tensor that requires grad")
+            return UNKNOWN
         if parts[0] != "torch":
             if name in T.OPTIMIZER_SUFFIXES:
                 self.escape(vals)
