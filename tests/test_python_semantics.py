@@ -2655,3 +2655,30 @@ def test_numpy_results_and_values_made_before_an_inner_loop_accumulate_no_graph(
                 opt.step()
             print(meters)
         """) == []
+
+
+def test_gradients_through_forwarded_keywords_may_have_a_graph():
+    # tianshou's natural gradient: create_graph=True reaches autograd.grad through
+    # ``**kwargs``; the Hessian-vector product's backward has a graph
+    program = textwrap.dedent("""\
+        import torch
+
+        net = torch.nn.Linear(3, 1)
+
+
+        def flat_grad(y, model, **kwargs):
+            grads = torch.autograd.grad(y, model.parameters(), **kwargs)
+            return torch.cat([g.reshape(-1) for g in grads])
+
+
+        kl = net(torch.randn(4, 3)).pow(2).mean()
+        g = flat_grad(kl, net, create_graph=True)
+        kl_v = (g * torch.randn(4)).sum()
+        flat_grad(kl_v, net, retain_graph=True)
+        kl_v.backward()
+        """)
+    assert _found(program) == []
+    # named, no create_graph: the gradients have no graph (GG401)
+    assert [c for c, _, _ in _found(program.replace(
+        "torch.autograd.grad(y, model.parameters(), **kwargs)",
+        "torch.autograd.grad(y, model.parameters(), retain_graph=True)"))] == ["GG401", "GG401"]

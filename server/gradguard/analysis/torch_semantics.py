@@ -272,8 +272,10 @@ class TorchSemantics:
                     # create_graph=True: the gradients are differentiable functions of
                     # the graph they came from (double backward)
                     return Val("tuple", self.op(call, "grad", [root[0]]).segs)
-                if name == "grad" and create is None:
-                    # without create_graph the gradients have no graph: what is computed
+                if name == "grad" and create is None and \
+                        not any(a.star == "**" for a in call.args):
+                    # without create_graph (and no ``**kwargs`` that may hold it) the
+                    # gradients have no graph: what is computed
                     # from them (a MAML inner step) no longer depends on the loss's graph
                     g = self.cut_value("grad", call, root[0],
                                        Val("tensor", store=self.fresh_store()))
