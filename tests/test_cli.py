@@ -313,6 +313,24 @@ def test_fix_does_not_apply_again_a_fix_that_left_its_finding(project, monkeypat
     assert path.read_text() == "f = f.clone()\nf[i] = f.narrow(0, i - 1, 1) * w\n"
 
 
+def test_fix_does_not_apply_again_a_fix_that_left_its_finding_on_its_own_line(
+        project, monkeypatch, capsys):
+    from gradguard.analysis.model import Edit, FileResult, Finding, Fix, Message, Span
+
+    def analyze(text, imports=None):  # the fix appends to the line, and the finding stays
+        line = text.splitlines()[0]
+        end = line.index(" + 1")
+        return FileResult((Finding("GG301", Span.of(1, 0, 1, 4), Message("kept"), fixes=(
+            Fix(Message("detach"), (Edit(Span.of(1, end, 1, end), ".detach()"),),
+                preferred=True),)),))
+
+    monkeypatch.setattr("gradguard.analysis.analyze", analyze)
+    path = write(project / "a.py", "mask = w + 1\n")
+    code, out, _ = run(capsys, "check", "--fix", "a.py")
+    assert (code, out.splitlines()[0]) == (1, "a.py: fixed 1 finding (GG301)")
+    assert path.read_text() == "mask = w.detach() + 1\n"
+
+
 def test_fix_refuses_a_fix_that_breaks_the_syntax(project, monkeypatch, capsys):
     def analyze(text, imports=None):  # the fixed text (with .detach()) does not parse
         return fake_analyze(text + "SYNTAX" if "detach" in text else text)

@@ -199,13 +199,12 @@ def _fix_loop(source: Source, doc: _Document, task: Task, engine: bool) -> FileR
     for _ in range(MAX_FIX_ROUNDS):
         # (a fix that edits an imported module is offered, not applied to other files; a
         # fix offered again as it was applied in an earlier round did not remove its
-        # finding, and is not applied twice, wherever its line moved or however its text
-        # changed)
-        candidates = [(f.code, f.preferred_fix, _signature(f)) for f in findings
-                      if f.preferred_fix and f.preferred_fix.in_file and
-                      _signature(f) not in tried]
-        tried.update(_signature(f) for f in findings if f.preferred_fix)
-        chosen = compatible_fixes([fix for _, fix, _ in candidates])
+        # finding, and is not applied twice)
+        lines = doc.program.splitlines()
+        candidates = [(f.code, f.preferred_fix) for f in findings if f.preferred_fix
+                      and f.preferred_fix.in_file and _signature(f, lines) not in tried]
+        tried.update(_signature(f, lines) for f in findings if f.preferred_fix)
+        chosen = compatible_fixes([fix for _, fix in candidates])
         if not chosen:
             break
         new_doc = doc.fixed(chosen)
@@ -218,22 +217,25 @@ def _fix_loop(source: Source, doc: _Document, task: Task, engine: bool) -> FileR
                            "the file was left unchanged"), {"message": error.message}),
                 internal=True, cells=new_doc.cells))
         applied = {id(fix) for fix in chosen}
-        # (a finding counts as fixed when it is gone: one still reported with the same
-        # message and fix was not)
-        left = {_signature(f) for f in new_findings if f.preferred_fix}
-        fixed += [code for code, fix, sig in candidates if id(fix) in applied and sig not in left]
+        fixed += [code for code, fix in candidates if id(fix) in applied]
         doc, findings, errors = new_doc, new_findings, _errors(new_result, task, new_doc)
     changed = doc.program != first.program
     return FileReport(task.path, _diagnostics(findings, task, doc), errors, source=source,
                       fixed_text=doc.file_text() if changed else None, fixed=tuple(fixed))
 
 
-def _signature(f: Finding) -> tuple:
-    """A finding and its preferred fix as the user reads them: the rule, the message, the
-    fix's title and inserted texts (not where: earlier fixes move lines)."""
+def _signature(f: Finding, lines: list[str]) -> tuple:
+    """A finding and its preferred fix as the user reads them: the rule, the line it is
+    on (its text, wherever earlier fixes moved it, without what the fix inserts: a fix
+    that left its finding and added to its line is the same fix again), the fix's title
+    and inserted texts."""
     fix = f.preferred_fix
-    return (f.code, f.message.msgid, repr(sorted(f.message.args.items())), fix.title.msgid,
-            repr(sorted(fix.title.args.items())), tuple(e.new_text for e in fix.edits))
+    line = lines[f.span.start.line - 1] if 0 < f.span.start.line <= len(lines) else None
+    inserted = [e.new_text for e in fix.edits if e.new_text and "\n" not in e.new_text]
+    for text in sorted(inserted, key=len, reverse=True):
+        line = line.replace(text, "") if line is not None else None
+    return (f.code, line, fix.title.msgid, repr(sorted(fix.title.args.items())),
+            tuple(e.new_text for e in fix.edits))
 
 
 def _diagnostics(findings: list[Finding], task: Task, doc: _Document
