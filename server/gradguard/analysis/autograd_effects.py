@@ -10,7 +10,8 @@ import libcst as cst
 
 from gradguard.analysis import torchapi as T
 from gradguard.analysis.events import Accumulation, Backward, Hazard, InplaceHazard, NoGraph
-from gradguard.analysis.frames import children_of, is_global, literal_truth
+from gradguard.analysis.frames import is_global, literal_truth, walk_scope
+from gradguard.analysis.python_semantics import names_read
 from gradguard.analysis.values import (EMPTY, MODEL_PART, Binding, Cut, Free, Seg, Val, heads, join_all,
                                        made_tensor, merge_src, store_parts)
 
@@ -273,7 +274,7 @@ class AutogradEffects:
         name = key[-1]
         return any(isinstance(small, cst.Assign) and
                    any(_names_slot(t.target, name) for t in small.targets) and
-                   not _mentions(small.value, name)
+                   name not in names_read(small.value)
                    for small in stmt.body)
 
     def _holds_accumulator(self, rec, segs: frozenset) -> bool:
@@ -638,31 +639,14 @@ def _arg_node(pos, kw, name: str, idx: int | None):
 
 def _loop_statements(loop) -> frozenset:
     """The ids of the simple statements in a loop's body (not in a nested def)."""
-    out, todo = set(), [loop.body]
-    while todo:
-        n = todo.pop()
-        if isinstance(n, cst.SimpleStatementLine):
-            out.add(id(n))
-        elif not isinstance(n, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
-            todo.extend(children_of(n))
-    return frozenset(out)
+    return frozenset(id(n) for n in walk_scope(loop.body)
+                     if isinstance(n, cst.SimpleStatementLine))
 
 
 def _names_slot(target, name: str) -> bool:
     """``target`` is the name ``name`` or an attribute ``x.name``."""
     return isinstance(target, cst.Name) and target.value == name or \
         isinstance(target, cst.Attribute) and target.attr.value == name
-
-
-def _mentions(node, name: str) -> bool:
-    """Whether ``node`` reads a name or attribute called ``name``."""
-    todo = [node]
-    while todo:
-        n = todo.pop()
-        if isinstance(n, cst.Name) and n.value == name:
-            return True
-        todo.extend(children_of(n))
-    return False
 
 
 def _made_before(store, pass_id: int) -> bool:

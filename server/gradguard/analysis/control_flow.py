@@ -12,8 +12,8 @@ from dataclasses import replace
 import libcst as cst
 
 from gradguard.analysis import torchapi as T
-from gradguard.analysis.frames import LOOP_PASSES, MAX_LOOP_NESTING, LoopCtx, children_of, \
-    literal_int, literal_truth, string_value
+from gradguard.analysis.frames import LOOP_PASSES, MAX_LOOP_NESTING, LoopCtx, literal_int, \
+    literal_truth, string_value, walk_scope
 from gradguard.analysis.python_semantics import MAX_ELTS, int_of, known_int, names_in, \
     range_length
 from gradguard.analysis.values import EMPTY, NONE, SCALAR, UNKNOWN, Binding, Cond, State, Val, \
@@ -825,24 +825,10 @@ def _names_a_trainer(v: Val) -> bool:
     return v.kind == "optimizer" and v.ref is not None
 
 
-_SCOPES = (cst.FunctionDef, cst.ClassDef, cst.Lambda)
-
-
-def _walk(root):
-    """The nodes under ``root`` (itself included), not inside a nested function, class
-    or lambda."""
-    todo = [root]
-    while todo:
-        n = todo.pop()
-        yield n
-        if n is root or not isinstance(n, _SCOPES):
-            todo.extend(children_of(n))
-
-
 def _name_counts(node) -> dict:
-    """How many times each name occurs in ``node`` (see :func:`_walk`)."""
+    """How many times each name occurs in ``node`` (see :func:`~gradguard.analysis.frames.walk_scope`)."""
     counts: dict = {}
-    for n in _walk(node):
+    for n in walk_scope(node):
         if isinstance(n, cst.Name):
             counts[n.value] = counts.get(n.value, 0) + 1
     return counts
@@ -850,9 +836,9 @@ def _name_counts(node) -> dict:
 
 def _bound_names(node) -> frozenset:
     """The names a loop, or a block, binds: assignment, ``for`` and ``with`` targets,
-    ``:=`` (see :func:`_walk`)."""
+    ``:=`` (see :func:`~gradguard.analysis.frames.walk_scope`)."""
     names: set = set()
-    for n in _walk(node):
+    for n in walk_scope(node):
         if isinstance(n, (cst.AssignTarget, cst.For, cst.AnnAssign, cst.NamedExpr)):
             names |= {t.value for t in names_in(n.target)}
         elif isinstance(n, cst.AsName):

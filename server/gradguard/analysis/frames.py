@@ -187,6 +187,20 @@ def children_of(node: cst.CSTNode) -> list:
     return out
 
 
+SCOPES = (cst.FunctionDef, cst.ClassDef, cst.Lambda)
+
+
+def walk_scope(root):
+    """The nodes under ``root`` (itself included), not inside a nested function, class
+    or lambda."""
+    todo = [root]
+    while todo:
+        n = todo.pop()
+        yield n
+        if n is root or not isinstance(n, SCOPES):
+            todo.extend(children_of(n))
+
+
 def calls_in(node: cst.CSTNode):
     """Every Call node inside ``node`` (including itself)."""
     todo = [node]

@@ -18,7 +18,7 @@ from gradguard.analysis.frames import (ClassInfo, FuncRef, LoopCtx, Partial, Tra
 from gradguard.analysis.python_semantics import MAX_ELTS, numeric_call
 from gradguard.analysis.values import (EMPTY, MODEL_OUTPUT, NONE, SCALAR, UNKNOWN, Alts, Binding, Cut, Val,
                                        dict_items, dict_of_pairs, dict_sure_keys, element_shape, join, join_all,
-                                       list_elements, merge_src, module_refs, param_owners,
+                                       list_elements, merge_src, module_refs, param_owners, scalars_only,
                                        flag_modules)
 
 
@@ -255,7 +255,7 @@ class TorchSemantics:
                 (_copyable(pos[0][0].ref) or _ref_kind(pos[0][0].ref) == "self"):
             return self._copied_module(call, pos[0][0], {})
         if path in ("copy.deepcopy", "copy.copy") and len(pos) == 1 and not kw and \
-                _plain_data(pos[0][0]):
+                scalars_only(pos[0][0]):
             # a copy of Python numbers and strings (a config dict): equal values
             return pos[0][0]
         if path in ("torch.autograd.backward", "torch.autograd.grad") or \
@@ -1384,18 +1384,6 @@ def _module_dict_items(pos) -> list | None:
     if not items or not all(v.kind == "module" and isinstance(v.ref, tuple) for v in items[1]):
         return None
     return list(zip(*items))
-
-
-def _plain_data(v: Val) -> bool:
-    """Whether ``v`` is made only of Python numbers, strings and None (in lists, tuples
-    and dicts of known elements)."""
-    if v.kind in ("scalar", "none"):
-        return True
-    items = dict_items(v)
-    if items is not None:  # () is a dict of unknown contents
-        return bool(items) and all(_plain_data(e) for e in items[1])
-    return v.kind in ("container", "tuple") and v.elts is not None and \
-        all(_plain_data(e) for e in v.elts)
 
 
 def _ref_kind(ref) -> str | None:

@@ -10,8 +10,8 @@ import itertools
 
 import libcst as cst
 
-from gradguard.analysis.control_flow import _SCOPES, _bound_names, _walk
-from gradguard.analysis.frames import children_of
+from gradguard.analysis.control_flow import _bound_names
+from gradguard.analysis.frames import SCOPES, children_of, walk_scope
 from gradguard.analysis.python_semantics import names_in, names_read
 from gradguard.analysis.values import Cond, join_states
 
@@ -89,7 +89,7 @@ class Unswitching:
 
 
 def _invariant_ifs(loop) -> tuple:
-    """The ``if`` statements in ``loop`` (see :func:`_walk`), in text order, whose test
+    """The ``if`` statements in ``loop`` (see :func:`~gradguard.analysis.frames.walk_scope`), in text order, whose test
     reads no name the loop assigns and which assign a name or attribute that the loop's
     text does not assign before them (so that its value may come from an earlier
     iteration: ``loss`` set under the test, read after it), and not on every path
@@ -112,26 +112,26 @@ def _invariant_ifs(loop) -> tuple:
 
 
 def _preorder(root):
-    """The nodes under ``root`` in text order, as :func:`_walk`."""
+    """The nodes under ``root`` in text order, as :func:`~gradguard.analysis.frames.walk_scope`."""
     todo = [root]
     while todo:
         n = todo.pop()
         yield n
-        if n is root or not isinstance(n, _SCOPES):
+        if n is root or not isinstance(n, SCOPES):
             todo.extend(reversed(children_of(n)))
 
 
 def _written_names(node) -> frozenset:
     """The names and attribute names ``node`` assigns, augments or deletes (see
-    :func:`_walk`): ``x``, ``x.a`` and ``x[i].a`` give ``x`` and ``a``; ``x[i] = v``
+    :func:`~gradguard.analysis.frames.walk_scope`): ``x``, ``x.a`` and ``x[i].a`` give ``x`` and ``a``; ``x[i] = v``
     gives ``x``."""
     names = set(_bound_names(node))
-    for n in _walk(node):
+    for n in walk_scope(node):
         if not isinstance(n, (cst.AugAssign, cst.AssignTarget, cst.AnnAssign, cst.For,
                               cst.Del)):
             continue
         names |= {t.value for t in names_in(n.target)}
-        for part in _walk(n.target):
+        for part in walk_scope(n.target):
             if isinstance(part, cst.Attribute):
                 names.add(part.attr.value)
             elif isinstance(part, cst.Subscript):

@@ -93,12 +93,16 @@ MAX_CUTS = 4
 
 
 def scalars_only(v: "Val") -> bool:
-    """Whether ``v`` is a Python number, string or None, or a list or tuple of only those
-    (``dims = (0,) + tuple(range(2, n))``): no tensor's history is in it."""
+    """Whether ``v`` is a Python number, string or None, or a list, tuple or dict of only
+    those (``dims = (0,) + tuple(range(2, n))``, a config dict): no tensor's history is in
+    it."""
     if v.kind in ("scalar", "none"):
         return True
     if v.kind not in ("container", "tuple") or v.segs or v.leaf or v.store is not None:
         return False
+    items = dict_items(v)
+    if items is not None:  # (() is a dict of contents not known)
+        return bool(items) and all(scalars_only(e) for e in items[1])
     if v.elts is not None:
         return all(scalars_only(e) for e in v.elts)
     ref = v.ref

@@ -305,9 +305,9 @@ def on_every_path(func: cst.CSTNode, stmt: cst.CSTNode, here: cst.CSTNode) -> bo
     """Whether no branch holds ``stmt`` without also holding ``here``: ``d_loss`` assigned
     in each arm of an ``if`` is not on every path to the line after it (neither assignment
     alone is what reaches it), a statement of an earlier loop's body is."""
-    path = _path_to(func, stmt)
+    path = path_to(func, stmt)
     return path is not None and all(
-        _path_to(node, here) is not None for node in path
+        path_to(node, here) is not None for node in path
         if isinstance(node, (cst.If, cst.Else, cst.Try, cst.ExceptHandler, cst.MatchCase)) or
         type(node).__name__ in ("TryStar", "ExceptStarHandler"))
 
@@ -315,21 +315,21 @@ def on_every_path(func: cst.CSTNode, stmt: cst.CSTNode, here: cst.CSTNode) -> bo
 def next_statement(top: cst.CSTNode, stmt: cst.CSTNode):
     """The statement after ``stmt`` in its block (``top``: a node that holds it), None at
     the block's end or when ``stmt`` is not found."""
-    path = _path_to(top, stmt)
+    path = path_to(top, stmt)
     block = path[-2] if path is not None and len(path) >= 2 else None
     body = list(getattr(block, "body", ()))
     i = next((k for k, st in enumerate(body) if st is stmt), None)
     return body[i + 1] if i is not None and i + 1 < len(body) else None
 
 
-def _path_to(node: cst.CSTNode, target: cst.CSTNode) -> list | None:
+def path_to(node: cst.CSTNode, target: cst.CSTNode) -> list | None:
     """The nodes from ``node`` down to ``target`` (both included), or None."""
-    if node is target:
-        return [node]
-    for child in node.children:
-        below = _path_to(child, target)
-        if below is not None:
-            return [node] + below
+    todo = [(node, [node])]
+    while todo:
+        n, path = todo.pop()
+        if n is target:
+            return path
+        todo.extend((c, path + [c]) for c in n.children)
     return None
 
 

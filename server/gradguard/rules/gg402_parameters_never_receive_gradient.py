@@ -20,11 +20,12 @@ import re
 import libcst as cst
 
 from gradguard.analysis.events import Step
+from gradguard.analysis.frames import walk_scope
 from gradguard.analysis.interp import Interpreter
 from gradguard.analysis.model import Edit, Finding, Fix, Message, Related
 from gradguard.analysis.source import Source
 from gradguard.rules import N_, Rule
-from gradguard.rules.common import cut_removal
+from gradguard.rules.common import cut_removal, path_to
 
 RULE = Rule(
     code="GG402",
@@ -290,9 +291,10 @@ def _finding(interp: Interpreter, st: Step, verdict, src: Source) -> Finding:
     if st.trained.site is not None:
         related.append(Related(src.span(st.trained.site), Message(
             N_("the optimizer took the parameters `{modules}` had here"), {"modules": names})))
-    fix = _fix(interp, st, backs, mods, src) or _stack_fix(cuts, src)
     at = silencer if silencer is not None else st.node
     again = _built_again(st, src) if silencer is None else None
+    fix = _build_optimizer_after(st, again[1], src) if again is not None else \
+        _fix(interp, st, backs, mods, src) or _stack_fix(cuts, src)
     if silencer is None and zero is None and len(cuts) == 1 and \
             cuts[0].kind in ("detach", "data", "item", "factory") and \
             src.span(cuts[0].node).path is None:
@@ -312,7 +314,6 @@ def _finding(interp: Interpreter, st: Step, verdict, src: Source) -> Finding:
         # the model built again after the optimizer took its parameters: reported where it
         # is built again (the optimizer belongs after it)
         name, at, whole = again
-        fix = _build_optimizer_after(st, at, src)
         if whole:
             message = Message(N_("`{name}` is built again here, after `{optimizer}` took the "
                                  "parameters of the previous `{name}` (line {line}): the "
@@ -368,7 +369,7 @@ def _build_optimizer_after(st: Step, at: cst.CSTNode, src: Source) -> Fix | None
     file, that statement comes later, and nothing in between reads the optimizer (a
     scheduler built on it would keep the old one)."""
     site = st.trained.site
-    path = _path_to(src.module, site)
+    path = path_to(src.module, site)
     stmts = [n for n in path or () if isinstance(n, cst.SimpleStatementLine)]
     if not stmts or len(stmts[-1].body) != 1 or not isinstance(stmts[-1].body[0], cst.Assign):
         return None
@@ -376,7 +377,7 @@ def _build_optimizer_after(st: Step, at: cst.CSTNode, src: Source) -> Fix | None
     if assign.value is not site or len(assign.targets) != 1 or \
             not isinstance(assign.targets[0].target, cst.Name):
         return None
-    again = _path_to(src.module, at)
+    again = path_to(src.module, at)
     later = [n for n in again or () if isinstance(n, cst.SimpleStatementLine)]
     if not later or _function_of(path) is not _function_of(again):
         return None
@@ -386,9 +387,9 @@ def _build_optimizer_after(st: Step, at: cst.CSTNode, src: Source) -> Fix | None
         return None
     opt = assign.targets[0].target.value
     scope = _function_of(path) or src.module
-    for node, inside in _names_outside_defs(scope):
-        line = src.span(node).start.line
-        if node.value == opt and not inside and a.end.line < line <= b.end.line:
+    for node in walk_scope(scope):  # (a def between may name it: it runs later)
+        if isinstance(node, cst.Name) and node.value == opt and \
+                a.end.line < src.span(node).start.line <= b.end.line:
             return None
     return Fix(Message(N_("Build `{optimizer}` after line {line}, once `{name}` is built "
                           "again"), {"optimizer": opt, "line": src.line_ref(here),
@@ -398,31 +399,9 @@ def _build_optimizer_after(st: Step, at: cst.CSTNode, src: Source) -> Fix | None
                preferred=True)
 
 
-def _path_to(node: cst.CSTNode, target: cst.CSTNode) -> list | None:
-    """The nodes from ``node`` down to ``target`` (both included), or None."""
-    todo = [(node, [node])]
-    while todo:
-        n, path = todo.pop()
-        if n is target:
-            return path
-        todo.extend((c, path + [c]) for c in n.children)
-    return None
-
-
 def _function_of(path) -> cst.FunctionDef | None:
     """The innermost function on a node path (None: the module body)."""
     return next((n for n in reversed(path or ()) if isinstance(n, cst.FunctionDef)), None)
-
-
-def _names_outside_defs(scope: cst.CSTNode):
-    """Each Name under ``scope`` and whether it is inside a nested def or lambda."""
-    todo = [(c, False) for c in scope.children]
-    while todo:
-        n, inside = todo.pop()
-        if isinstance(n, cst.Name):
-            yield n, inside
-        nested = inside or isinstance(n, (cst.FunctionDef, cst.Lambda, cst.ClassDef))
-        todo.extend((c, nested) for c in n.children)
 
 
 def _encloses(outer, inner) -> bool:
