@@ -442,6 +442,24 @@ class _Change:
         return None
 
 
+class _KeptFacts(dict):
+    """The code facts of one text's analysis (:meth:`Interpreter.code_fact`), reading those
+    the previous text's analysis computed for a node both texts have (a statement the
+    incremental parser did not parse again)."""
+
+    def __init__(self, earlier: dict):
+        super().__init__()
+        self.earlier = earlier
+
+    def get(self, key, default=None):
+        kept = dict.get(self, key)
+        if kept is None:
+            kept = self.earlier.get(key)
+            if kept is not None:
+                self[key] = kept
+        return kept if kept is not None else default
+
+
 class Engine:
     """Analyses texts of one file; with ``incremental``, successive texts of one
     document, reusing the work of the previous ones (see the module docstring).
@@ -465,6 +483,7 @@ class Engine:
         self._kept: dict = {}  # (kind, top-level statement) -> what rules derived from it
         self._roots: dict[str, _RootResult] = {}
         self._known: dict = {}
+        self._facts: dict = {}  # the last text's code facts (Interpreter.code_fact)
 
     def analyze(self, text: str, imports=None) -> FileResult:
         """The findings of ``text``; see :func:`gradguard.analysis.analyze`."""
@@ -570,7 +589,8 @@ class Engine:
         for st in module.body:
             if st not in statements:
                 statements[st] = _Statement(module, st, self._known, texts)
-        main = Interpreter(module, imports=imports)
+        facts = _KeptFacts(self._facts) if self.incremental else None
+        main = Interpreter(module, imports=imports, code_facts=facts)
         module_errors: list = []
         _isolated(module_errors, "root", "module", main.run_module)
         defs = _keyed_defs(module, statements)
@@ -632,6 +652,8 @@ class Engine:
                 self._roots[root.key] = _RootResult.of(start(root, reads), reads, found,
                                                        root_errors, covers[root.key])
         self.last_run["indexed"] = src.derived if src is not None else 0
+        if self.incremental:
+            self._facts = dict(facts)  # (the facts this text read: its nodes' only)
         if self.incremental:
             live = {root.key for root in roots if root.key not in skipped}
             self._roots = {k: r for k, r in self._roots.items() if k in live}

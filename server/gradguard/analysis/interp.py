@@ -47,14 +47,15 @@ class Interpreter(PythonSemantics, Calls, ControlFlow, Unswitching, ImportSemant
     """
 
     def __init__(self, module: cst.Module, tops: dict | None = None, gid: str = "G",
-                 imports=None):
+                 imports=None, code_facts: dict | None = None):
         self.module = module
         self.gid = gid
         self.imports = imports
         self.method_gids: dict[int, str] = {}
         self.import_depth = 0
-        # facts read off code, shared by the roots of one module analysis: see code_fact
-        self.code_facts: dict = {}
+        # facts read off code, shared by the roots of one module analysis (and kept by an
+        # incremental engine for the nodes an edit left alone): see code_fact
+        self.code_facts: dict = code_facts if code_facts is not None else {}
         # (imports, module, level, depth) -> what an import of the user's code names
         # (imports.Loaded, or None), looked up once per module analysis
         self.found_modules: dict = {}
@@ -276,7 +277,8 @@ class Interpreter(PythonSemantics, Calls, ControlFlow, Unswitching, ImportSemant
 
     def code_fact(self, of, node):
         """``of(node)``, a fact read off the code of ``node`` alone, computed once per
-        module analysis (kept with the node it is about)."""
+        module analysis, or once per node for an incremental engine (kept with the node it
+        is about, so an id reused by another node never reads it)."""
         kept = self.code_facts.get((of, id(node)))
         if kept is None or kept[0] is not node:
             kept = self.code_facts[(of, id(node))] = (node, of(node))
