@@ -684,9 +684,10 @@ class Engine:
         hints = [h for _, interp, _ in runs for h in _hints(interp)]
         foreign = list({gid: m for _, interp, _ in runs for gid, m in interp.loaded.items()}
                        .values())
+        facts = runs[0][1].code_facts
         if parsed is None or not parsed.exact:
             return Source(text, module, hints, foreign=foreign,
-                          kept=self._kept if self.incremental else None)
+                          kept=self._kept if self.incremental else None, facts=facts)
         header = len(module.header)
         starts = {b.node: line + (header if i == 0 else 0)
                   for i, (b, line) in enumerate(zip(parsed.blocks, parsed.starts))}
@@ -709,7 +710,8 @@ class Engine:
                 line += n
             return out
 
-        return Source(text, module, hints, starts, self._spans, members, foreign, self._kept)
+        return Source(text, module, hints, starts, self._spans, members, foreign, self._kept,
+                      facts)
 
     @staticmethod
     def _start(main: Interpreter, module: cst.Module, statements: dict, defs: dict,

@@ -48,11 +48,14 @@ class Source:
     cached) one by one, the class as a whole only for a node outside them. ``kept`` may
     hold what rules derive from one top-level statement's nodes alone (positions aside),
     keyed by ``(kind, statement node)`` and kept by the caller across texts like
-    ``cache`` (:meth:`per_statement`).
+    ``cache`` (:meth:`per_statement`). ``facts`` may be the interpreter's code facts
+    (:meth:`~gradguard.analysis.interp.Interpreter.code_fact`), which an incremental
+    engine keeps for the nodes an edit left alone (:meth:`node_fact`).
     """
 
     def __init__(self, text: str, module: cst.Module, hints=(), starts: dict | None = None,
-                 cache: dict | None = None, members=None, foreign=(), kept: dict | None = None):
+                 cache: dict | None = None, members=None, foreign=(), kept: dict | None = None,
+                 facts: dict | None = None):
         self.text = text
         self.module = module
         self.lines = _lines(text)
@@ -70,6 +73,7 @@ class Source:
         self.memo: dict = {}  # what rules derive from this text's nodes, built once
         self._kept = kept if kept is not None else {}
         self.derived = 0  # the values :meth:`per_statement` built (not kept) for this text
+        self._facts = facts if facts is not None else {}
 
     def per_statement(self, kind: str, stmt: cst.CSTNode, build):
         """``build(stmt)`` for a top-level statement, kept across texts while the
@@ -80,6 +84,14 @@ class Source:
             value = self._kept[key] = build(stmt)
             self.derived += 1
         return value
+
+    def node_fact(self, of, node: cst.CSTNode):
+        """``of(node)``, read off ``node`` alone (positions aside), kept with the node as
+        the interpreter's code facts are."""
+        kept = self._facts.get((of, id(node)))
+        if kept is None or kept[0] is not node:
+            kept = self._facts[(of, id(node))] = (node, of(node))
+        return kept[1]
 
     def _start_lines(self) -> dict:
         """The line (0-based count of lines before it) where each top-level statement's

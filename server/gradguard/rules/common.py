@@ -48,19 +48,18 @@ class NameIndex(cst.CSTVisitor):
 
 
 def name_index(node: cst.CSTNode, src: Source) -> NameIndex:
-    """The :class:`NameIndex` of ``node``, built once per analysed text (kept in
-    ``src.memo``); the module's is joined from its top-level statements' (each kept
-    across texts, :meth:`Source.per_statement`): the same lists, in the same order, as
-    one walk over the module."""
+    """The :class:`NameIndex` of ``node``, built once per node (:meth:`Source.node_fact`);
+    the module's once per text, joined from its top-level statements' (each kept across
+    texts, :meth:`Source.per_statement`): the same lists, in the same order, as one walk
+    over the module."""
+    if node is not src.module:
+        return src.node_fact(NameIndex.of, node)
     key = ("names", node)
     index = src.memo.get(key)
     if index is None:
-        if node is src.module:
-            index = NameIndex()
-            for st in node.body:
-                index.extend(src.per_statement("names", st, NameIndex.of))
-        else:
-            index = NameIndex.of(node)
+        index = NameIndex()
+        for st in node.body:
+            index.extend(src.per_statement("names", st, NameIndex.of))
         src.memo[key] = index
     return index
 
