@@ -55,12 +55,26 @@ def test_an_edit_reparses_only_the_touched_blocks_and_keeps_the_other_nodes():
     before, _ = parser.parse(text)
     after, _ = parser.parse(text.replace("return 3", "return 33"))
     assert [b.text for b in after.blocks][3] == "\n\ndef c():\n    return 33\n"
-    assert after.reparsed == len("\n\ndef b():\n    return 2\n\n\ndef c():\n    return 33\n"
-                                 "\n\ndef d():\n    return 4\n")
+    # (blank lines and code at column 0 on both sides: no edit of c's block can join it
+    # to b's or d's, so neither is parsed again)
+    assert after.reparsed == len("\n\ndef c():\n    return 33\n")
     assert after.blocks[0].node is before.blocks[0].node
-    assert after.blocks[1].node is before.blocks[1].node
-    assert after.blocks[2].node is not before.blocks[2].node
+    assert after.blocks[2].node is before.blocks[2].node
+    assert after.blocks[3].node is not before.blocks[3].node
+    assert after.blocks[4].node is before.blocks[4].node
     assert after.starts == (0, 1, 5, 9, 13)
+
+
+def test_a_block_whose_leading_lines_may_join_the_block_before_is_parsed_with_it():
+    # a line of spaces leads c's block (an indented comment there would be b's footer):
+    # what an edit of c makes of it depends on b, so b is parsed again with c
+    text = "def b():\n    return 2\n  \ndef c():\n    return 3\n\n\nx = 1\n"
+    parser = BlockParser(parse)
+    parser.parse(text)
+    after = _check(parser, text.replace("return 3", "return 33"))
+    assert [b.text for b in after.blocks] == [
+        "def b():\n    return 2\n", "  \ndef c():\n    return 33\n", "\n\nx = 1\n"]
+    assert after.reparsed == len("def b():\n    return 2\n  \ndef c():\n    return 33\n")
 
 
 def test_an_edit_inside_a_method_reparses_only_nearby_methods():

@@ -5,8 +5,8 @@ lines) goes with the first top-level statement, each statement owns its leading 
 and blank lines (as libcst assigns them), and the module footer goes with the last one.
 :class:`BlockParser` keeps the blocks of the last text it parsed. For a new text it finds
 the changed range (common prefix and suffix), re-parses with libcst only the blocks that
-range touches plus one block on each side (inside a class, only the members it touches
-plus one on each side), and assembles a :class:`libcst.Module` from
+range touches, plus the block on each side unless the boundary with it is one no edit of
+the range can move (inside a class, only the members it touches plus one on each side), and assembles a :class:`libcst.Module` from
 the re-parsed statements and the unchanged ones, which keep their node objects (so every
 cache keyed by a statement node survives an edit elsewhere).
 
@@ -135,6 +135,21 @@ ParseFn = Callable[[str], "tuple[cst.Module | None, object]"]
 does not parse (the engine's guarded :func:`gradguard.analysis.engine.parse`)."""
 
 
+def _starts_alone(text: str, at: int) -> bool:
+    """Whether the top-level statement whose block starts at ``at`` in ``text`` starts
+    there whatever the text before it holds: ``at`` is a line start and the block's
+    leading lines are blank (empty) or comments at column 0, and its first code line
+    starts at column 0. (An indented comment there would join an indented body before it
+    as its footer; a line of whitespace, a continuation.)"""
+    if at <= 0 or at >= len(text) or text[at - 1] not in "\r\n":
+        return False
+    for line in _LINE_BREAK.split(text[at:at + 4096]):
+        if line == "" or line.startswith("#"):
+            continue
+        return not line[0].isspace()
+    return False
+
+
 class BlockParser:
     """Parses successive texts of one document with ``parse_fn``, re-parsing only what
     changed (see the module docstring); the blocks of the last text that parsed are
@@ -189,7 +204,12 @@ class BlockParser:
                                    changed_end - offsets[first], offsets[first], delta)
             if within is not None:
                 return within
-        first, last_i = max(first - 1, 0), min(last_i + 1, len(blocks) - 1)
+        # a neighbour is parsed again unless the region's boundary with it is one no edit
+        # of the region can move (:func:`_starts_alone`)
+        if first > 0 and not _starts_alone(text, offsets[first]):
+            first -= 1
+        if last_i < len(blocks) - 1 and not _starts_alone(text, offsets[last_i + 1] + delta):
+            last_i += 1
         for _ in range(3):
             start, end = offsets[first], offsets[last_i + 1] + delta
             if end < start:
