@@ -249,6 +249,8 @@ class AutogradEffects:
         freed = self.state.freed
         live = not any(s in freed and s not in self.state.partial for s in val.segs)
         made = heads(val.segs, self.segs)
+        if key is not None:
+            self.accumulator_keys.add(key)
         if rec is None:
             self.accumulations[id(node)] = Accumulation(
                 node, acc_node, value_node, val.segs, passes, self.frame.eval_mode,
@@ -260,6 +262,21 @@ class AutogradEffects:
             rec.eval_mode = rec.eval_mode or self.frame.eval_mode
             rec.live = rec.live or live
             rec.key = key or rec.key  # (this call's variable: a function called again)
+
+    def released(self, key, val: Val) -> None:
+        """``key`` is bound anew to ``val`` (or emptied): what was accumulated into it in a
+        loop pass still running is let go within that pass, so it does not pile up across
+        that loop's iterations (``memory.clear_memory()`` at the end of each episode, whose
+        steps appended log-probs with their graphs), unless ``val`` still holds it or the
+        rebinding is on only some paths of the pass (under a test the pass's own start did
+        not decide: ``if step % 100 == 0: losses = []`` keeps a hundred graphs)."""
+        if key not in self.accumulator_keys or not self.loop_stack:
+            return
+        running = frozenset(p for _, p in self.loop_stack
+                            if self.pass_undecided.get(p) == self.undecided)
+        for rec in self.accumulations.values():
+            if rec.key == key and rec.passes & running and not rec.heads & val.segs:
+                rec.passes -= running
 
     def _fresh_each_pass(self, key, ctx) -> bool:
         """Whether the variable ``key`` holds what an assignment in the body of the loop

@@ -715,6 +715,7 @@ class ControlFlow:
             self.pass_loop[pass_id] = ctx.key
             self.pass_index[pass_id] = k
             self.loop_stack.append((ctx, pass_id))
+            self.pass_undecided[pass_id] = self.undecided
             # what crosses into this pass (not changed; the pass starts with its keys)
             self.entry_envs[pass_id] = head.env
             try:

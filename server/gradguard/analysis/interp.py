@@ -67,6 +67,7 @@ class Interpreter(PythonSemantics, Calls, ControlFlow, Unswitching, ImportSemant
         # an undecided test chose: whether they require grad is not known
         self.maybe_frozen: set = set()
         self.undecided = 0  # branches of undecided tests being run
+        self.pass_undecided: dict[int, int] = {}  # loop pass -> ``undecided`` at its start
         self.loaded: dict = {}  # gid -> imports.Loaded: the user's modules imported
         self.deps: set = set()  # (path, sha256) of each
         # the global frames of imported modules whose names, classes or code this run
@@ -92,6 +93,7 @@ class Interpreter(PythonSemantics, Calls, ControlFlow, Unswitching, ImportSemant
         # attribute key -> {statement that stored a graph there: the segments it stored}
         self.attr_stores: dict = {}
         self.accumulations: dict = {}
+        self.accumulator_keys: set = set()  # the keys of their accumulators
         # env keys of containers whose length an enclosing ``if`` bounds (capped buffers)
         self.capped: list = []
         self.consumed: set = set()

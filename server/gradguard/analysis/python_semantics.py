@@ -206,6 +206,7 @@ class PythonSemantics:
     def bind(self, name: str, val: Val, stmt=None) -> None:
         fid = self.frame.gid if name in self.frame.globals_ else self.frame.id
         self.state.env[(fid, name)] = Binding(val, stmt if stmt is not None else self.frame.stmt)
+        self.released((fid, name), val)
 
     def _rebound_accumulation(self, node: cst.Assign, target, val: Val) -> None:
         """``acc = acc + t``, ``avg = 0.95 * avg + 0.05 * loss``: a running value rebound
@@ -348,6 +349,7 @@ class PythonSemantics:
                         self.replaced_modules[r] = (next(self._ids), tuple(
                             (f.stmt, f.func) for f in self.frames))
                 self.state.env[akey] = Binding(val, stmt)
+                self.released(akey, val)
                 if val.kind == "module":
                     self.submodules.setdefault(base.ref, set()).update(module_refs(val))
             elif base.kind == "class" and isinstance(base.ref, ClassInfo):

@@ -1147,6 +1147,7 @@ class TorchSemantics:
                     empty = Val("container", ref="dict") if dict_items(recv) is not None \
                         else Val("container", elts=())
                     self.state.env[key] = Binding(empty, self.state.env[key].stmt)
+                    self.released(key, empty)
                 return NONE
             return self._propagate(vals)
         # tensors (or values that carry a graph)

@@ -99,8 +99,8 @@ def _builders(interp, src):
     for hazard in interp.retained_carries:
         yield gg302.RULE.code, lambda h=hazard: [gg302.build(h, interp, src)], hazard.frames
     for rec in interp.accumulations.values():
-        if id(rec.node) in interp.consumed:
-            continue
+        if id(rec.node) in interp.consumed or not rec.passes:
+            continue  # (consumed, or let go in each pass it was made in: released)
         if rec.eval_mode:
             yield gg303.RULE.code, lambda r=rec: [gg303.build(r, src)], rec.frames
         elif rec.passes & interp.passes_with_backward:
