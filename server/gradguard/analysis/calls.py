@@ -9,7 +9,7 @@ import libcst as cst
 from gradguard.analysis import torchapi as T
 from gradguard.analysis.frames import (MAX_DEPTH, MAX_FOREIGN_DEPTH, MAX_FOREIGN_STEPS, ClassInfo,
                                        Frame, FuncRef, Partial, TupleType, calls_in, dotted,
-                                       is_global, literal_int)
+                                       is_global, literal_int, walk_scope)
 from gradguard.analysis.python_semantics import int_of, known_int, numeric_call
 from gradguard.analysis.values import (CALLABLE_KINDS, EMPTY, Alts, NONE, SCALAR, UNKNOWN, Binding,
                                        Val, dict_items, dict_of, dict_of_pairs, dict_sure_keys, join,
@@ -179,7 +179,11 @@ class Calls:
         if callee.kind in ("module", "object"):
             info = self._class_of(callee)
             if info is not None:
-                fwd = self._method(info, "forward" if info.is_module else "__call__")
+                fwd = self._method(info, "__call__")
+                if info.is_module and (fwd is None or self.code_fact(_calls_super_call, fwd)):
+                    # (nn.Module.__call__ runs forward; a class of the user's that defines
+                    # __call__ itself runs that instead, unless it hands over to it)
+                    fwd = self._method(info, "forward")
                 if fwd is not None:
                     res = self.call_ref(call, self.method_ref(fwd, info), pos, kw, callee)
                     return self._forward_hooks(call, callee, pos, res)
@@ -691,3 +695,10 @@ class Calls:
         if self._is_static(func) or obj is None:
             return True, None
         return False, obj
+
+
+def _calls_super_call(func: cst.FunctionDef) -> bool:
+    """Whether ``func`` calls ``super().__call__`` (nn.Module's, which runs ``forward``)."""
+    return any(isinstance(n, cst.Attribute) and n.attr.value == "__call__" and
+               isinstance(n.value, cst.Call) and isinstance(n.value.func, cst.Name) and
+               n.value.func.value == "super" for n in walk_scope(func))

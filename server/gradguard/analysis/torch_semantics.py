@@ -258,6 +258,11 @@ class TorchSemantics:
                 scalars_only(pos[0][0]):
             # a copy of Python numbers and strings (a config dict): equal values
             return pos[0][0]
+        if path in ("torch.is_grad_enabled", "torch.autograd.grad_mode.is_grad_enabled") and \
+                not pos and not kw:
+            # grad mode as this run has it (a root runs with grad enabled, as its callers
+            # mostly do): ``if not torch.is_grad_enabled(): return self.model(x)``
+            return Val("scalar", ref=not self.no_grad)
         if path in ("torch.autograd.backward", "torch.autograd.grad") or \
                 (len(parts) >= 2 and parts[-2] == "autograd" and name in ("backward", "grad")):
             api = "autograd.grad" if name == "grad" else "autograd.backward"
