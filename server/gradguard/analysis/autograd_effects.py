@@ -410,7 +410,7 @@ class AutogradEffects:
             info = Free(site_call, self.stamp(),
                         tuple((f.id, f.stmt) for f in self.frames[:site]),
                         self.param_updates, self.tops.get(id(self.frames[site - 1].func))
-                        or self.top())
+                        or self.top(), call if site_call is not call else None)
             for s in val.segs:
                 freed.setdefault(s, info)
             if self.state.free_guards:  # freed on this path, whatever the test said

@@ -563,7 +563,9 @@ class Free:
 
     ``node``: the backward call; ``stamp``: loop passes at that time; ``stmts``: the
     statement being executed in each frame of the call stack, as ``(frame_id, stmt)``;
-    ``steps``: how many parameter updates (optimizer steps) had run before it.
+    ``steps``: how many parameter updates (optimizer steps) had run before it; ``inner``:
+    for a wrapper's backward reported at its call site (``node``: ``self.v.reinforce(loss)``),
+    the backward call inside it.
     """
 
     node: cst.CSTNode
@@ -571,6 +573,7 @@ class Free:
     stmts: tuple
     steps: int
     top: cst.CSTNode | None = None
+    inner: cst.CSTNode | None = None
 
 
 @dataclass(frozen=True, eq=False)

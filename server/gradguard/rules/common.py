@@ -199,15 +199,35 @@ def step_between(h: Hazard, interp: Interpreter):
     return None
 
 
+def steps_spare_graph(h: Hazard, interp: Interpreter) -> bool:
+    """Whether every optimizer step between the backward that freed the graph and the
+    hazard is known to leave alone every parameter the hazard's backward walks (each
+    optimizer trains known modules' ``parameters()`` only, none of them or their
+    submodules reached by the root's graph, which reaches no module the engine does not
+    know): ``retain_graph=True`` on the first backward then lets the second run (a
+    value head stepped before the policy loss, built on a detached value, backpropagates)."""
+    mods, wild = interp.reach_of(h.val_segs)
+    if wild:
+        return False
+    span = slice(h.frees[0].steps, h.steps)
+    steps = interp.step_log[span]
+    return len(steps) == h.steps - h.frees[0].steps and all(
+        t is not None and t.pure and t.refs and
+        not interp._descendants(frozenset(t.refs)) & mods for t in steps)
+
+
 def retain_fix(h: Hazard, interp: Interpreter, src: Source, preferred: bool,
                prefer=()) -> Fix | None:
-    """``retain_graph=True`` on the backward that freed the graph (the call must be a
+    """``retain_graph=True`` on the backward that freed the graph (in a wrapper of this
+    file that backwards its argument, the backward inside it; the call must be a
     tensor's ``backward`` or ``torch.autograd.backward/grad``, which take the keyword),
     its title saying what it keeps in memory and what later backwards run through, or
     that an optimizer step in between makes the later backward fail anyway (``prefer``:
     as for :func:`retain_cost`)."""
     free = h.frees[0]
     call = free.node
+    if free.inner is not None and src.span(free.inner).path is None:
+        call = free.inner  # (a wrapper of this file that backwards its argument: inside it)
     if not isinstance(call, cst.Call):
         return None
     name = call.func.attr.value if isinstance(call.func, cst.Attribute) else ""

@@ -110,7 +110,7 @@ def _fixes(h: Hazard, interp: Interpreter, src: Source) -> tuple[Fix, ...]:
         if fix is not None:
             fixes.append(fix)
             break
-    stepped = h.steps > h.frees[0].steps
+    stepped = h.steps > h.frees[0].steps and not C.steps_spare_graph(h, interp)
     retain = C.retain_fix(h, interp, src, preferred=not fixes and not stepped)
     if retain is not None:
         fixes.append(retain)
