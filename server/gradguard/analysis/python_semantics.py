@@ -1009,6 +1009,15 @@ class PythonSemantics:
             b = self.state.env.get(("@", base.ref, key))
             if b is not None:
                 return b.val
+        if base.kind == "module" and not base.elts and isinstance(base.ref, tuple) and \
+                base.ref[:1] == ("nn",) and base.ref[1] in T.INDEXED_MODULE_CONTAINERS and \
+                len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index):
+            # an element of an nn.ModuleDict / ModuleList whose children are not known
+            # (built by a comprehension): one of its submodules, whose call builds a graph
+            # through the container's parameters
+            child = ("ext", ("item", base.ref))
+            self.submodules.setdefault(base.ref, set()).add(child)
+            return Val("module", ref=child)
         if base.kind in ("container", "tuple") and len(node.slice) == 1 and \
                 isinstance(node.slice[0].slice, cst.Slice):
             # ``data[::-1]``, ``xs[1:]``: a list (tuple) of some of the elements, not one

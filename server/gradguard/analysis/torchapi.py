@@ -311,3 +311,5 @@ INPLACE_SAVES_OUTPUT = frozenset({"ReLU", "LeakyReLU", "ELU", "SELU", "CELU"})
 
 # Containers of modules: calling a Sequential runs its children in order.
 MODULE_CONTAINERS = frozenset({"Sequential", "ModuleList"})
+# Those and nn.ModuleDict: an element (``layers[i]``, ``heads[name]``) is a submodule.
+INDEXED_MODULE_CONTAINERS = MODULE_CONTAINERS | {"ModuleDict"}
