@@ -105,6 +105,18 @@ class Source:
             self._starts = starts
         return self._starts
 
+    def site(self, node: cst.CSTNode) -> Span:
+        """Where a finding about ``node`` is reported: its :meth:`span`, but for a method
+        call written over several lines (``(loss_a\n + loss_b).backward()``), from the
+        method's name on (the line the call is read on)."""
+        span = self.span(node)
+        if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and \
+                span.end.line > span.start.line:
+            name = self.span(node.func.attr)
+            if name.start.line > span.start.line:
+                return Span(name.start, span.end, span.path)
+        return span
+
     def span(self, node: cst.CSTNode) -> Span:
         """The node's range (1-based lines, 0-based character columns); for a node of
         an imported module of the user's, with that module's ``path``.
@@ -133,8 +145,9 @@ class Source:
 
     def line_ref(self, node: cst.CSTNode) -> int | str:
         """The line a node starts on, for a message: its number in this file, or
-        ``file.py:N`` in an imported module."""
-        span = self.span(node)
+        ``file.py:N`` in an imported module (a method call over several lines: the line of
+        the method's name, :meth:`site`)."""
+        span = self.site(node)
         if span.path is None:
             return span.start.line
         return f"{os.path.basename(span.path)}:{span.start.line}"

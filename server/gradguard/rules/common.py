@@ -10,6 +10,7 @@ import libcst.matchers as m
 
 from gradguard.analysis.interp import Hazard, Interpreter
 from gradguard.analysis.model import Edit, Fix, Message, Related, Span
+from gradguard.analysis.python_semantics import names_read
 from gradguard.analysis.source import Source
 from gradguard.rules import N_
 from gradguard.rules.retain_costs import RETAIN_COSTS, RETAIN_STEPPED
@@ -122,6 +123,15 @@ def graph_site(seg, src: Source, h: Hazard, prefer=()) -> tuple[str, cst.CSTNode
              for key, b in h.env.items()
              if key[0] == home and seg.id in b.val.segs and
              isinstance(b.stmt, cst.SimpleStatementLine)]
+    # a loop variable that holds it (``for obs_b, old_logp_b in batches(...)``): given the
+    # graph by the loop's header, before anything in the body was computed from it
+    given = [(key[1], b.stmt) for key, b in h.env.items()
+             if key[0] == home and seg.id in b.val.segs and isinstance(b.stmt, cst.For) and
+             key[1] in names_read(b.stmt.target) and
+             all(src.span(b.stmt).start < t[1] for t in found)]
+    if given and not any(t[2] in prefer for t in found):
+        name, stmt = min(given, key=lambda t: (t[0] not in prefer, src.span(t[1]).start))
+        return name, stmt.iter
     if found:
         # the variable the message names as the carrier, if it holds it
         named = [t for t in found if t[2] in prefer]
@@ -144,7 +154,7 @@ def related(h: Hazard, interp: Interpreter, src: Source, prefer=()) -> tuple[Rel
     label, node = graph_site(seg, src, h, prefer)
     return (
         Related(src.span(node), Message(N_("graph of `{graph}` built here"), {"graph": label})),
-        Related(src.span(free.node), Message(N_("this backward freed it"), {}), backward=True),
+        Related(src.site(free.node), Message(N_("this backward freed it"), {}), backward=True),
     )
 
 

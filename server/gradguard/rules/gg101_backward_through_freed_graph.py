@@ -98,7 +98,7 @@ def build(h: Hazard, interp: Interpreter, src: Source) -> Finding:
     message = Message(N_("`{tensor}` is backpropagated through the graph of `{graph}` (built on "
                          "line {built_line}), which the backward on line {freed_line} "
                          "already freed"), args)
-    return Finding(RULE.code, src.span(h.node), message, C.related(h, interp, src),
+    return Finding(RULE.code, src.site(h.node), message, C.related(h, interp, src),
                    _fixes(h, interp, src))
 
 

@@ -96,7 +96,7 @@ def build(h: Hazard, interp: Interpreter, src: Source) -> Finding:
     retain = C.retain_fix(h, interp, src, preferred=False, prefer=prefer)
     if retain is not None:
         fixes.append(retain)
-    return Finding(RULE.code, src.span(h.node), message, related,
+    return Finding(RULE.code, src.site(h.node), message, related,
                    tuple(f for f in fixes if f is not None))
 
 

@@ -90,7 +90,7 @@ def build(h: Hazard, interp: Interpreter, src: Source) -> Finding:
                          C.detach_uses(h, interp, src, second=False) or
                          _recompute_in_loop(h, interp, src),
                          C.retain_fix(h, interp, src, preferred=False)) if f is not None]
-    return Finding(RULE.code, src.span(h.node), message, C.related(h, interp, src),
+    return Finding(RULE.code, src.site(h.node), message, C.related(h, interp, src),
                    tuple(fixes))
 
 

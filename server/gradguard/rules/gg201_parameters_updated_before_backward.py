@@ -102,7 +102,7 @@ def build(h: InplaceHazard, interp: Interpreter, src: Source) -> Finding:
     )
     fixes = tuple(f for f in (recompute_after_update(h, interp, src), reorder_update(h, src))
                   if f is not None)
-    return Finding(RULE.code, src.span(h.node), message, related, fixes[:1])
+    return Finding(RULE.code, src.site(h.node), message, related, fixes[:1])
 
 
 def recompute_after_update(h: InplaceHazard, interp: Interpreter, src: Source) -> Fix | None:

@@ -85,7 +85,7 @@ def build(h: InplaceHazard, interp: Interpreter, src: Source) -> Finding:
     fix = _module_fix(ctor, src) if ctor is not False else _fix(node, h, src)
     if fix is not None and ctor is False:
         fix = _with_siblings(fix, h, interp, src)
-    return Finding(RULE.code, src.span(node), message, related, (fix,) if fix else ())
+    return Finding(RULE.code, src.site(node), message, related, (fix,) if fix else ())
 
 
 def _in_container(h: InplaceHazard, ctor, node, interp: Interpreter,

@@ -106,4 +106,4 @@ def build(h: Hazard, interp: Interpreter, src: Source) -> Finding:
                                 "retain_graph=True"), {"carried": name}),
                      (remove, src.insert_line_after(stmt, *lines)),
                      preferred=True),)
-    return Finding(RULE.code, src.span(call), message, (), fixes)
+    return Finding(RULE.code, src.site(call), message, (), fixes)

@@ -163,7 +163,7 @@ def build(h: NoGraph, src: Source) -> Finding:
         message = Message(N_("`{tensor}` has no graph: nothing it is computed from requires "
                              "grad, so this backward raises \"element 0 of tensors does not "
                              "require grad and does not have a grad_fn\""), {"tensor": tensor})
-        return Finding(RULE.code, src.span(h.node), message, (), ())
+        return Finding(RULE.code, src.site(h.node), message, (), ())
     args = {"tensor": tensor, "cut": _cut_code(main, src),
             "cut_line": src.line_ref(_cut_site(main))}
     message = Message(_WHY[main.kind], args)
@@ -174,10 +174,10 @@ def build(h: NoGraph, src: Source) -> Finding:
         related += tuple(Related(src.span(a), Message(N_(
             "this sets a plain attribute of the module, not its parameters' "
             "requires_grad"), {})) for a in flags)
-        return Finding(RULE.code, src.span(h.node), message, related,
+        return Finding(RULE.code, src.site(h.node), message, related,
                        (_unfreeze_fix(flags, src),))
     fix = _fix(h, src)
-    return Finding(RULE.code, src.span(h.node), message, related, (fix,) if fix else ())
+    return Finding(RULE.code, src.site(h.node), message, related, (fix,) if fix else ())
 
 
 def _plain_flag(stmt) -> cst.Assign | None:

@@ -167,7 +167,7 @@ def _cleared_finding(st: Step, src: Source) -> Finding:
                   (src.delete_lines(zero_stmt),
                    src.insert_line_after(st.stmt, src.statement_code(zero_stmt).strip())),
                   preferred=True)
-    return Finding(RULE.code, src.span(st.node), message, related, (fix,) if fix else ())
+    return Finding(RULE.code, src.site(st.node), message, related, (fix,) if fix else ())
 
 
 def _same_block(first, second, src: Source) -> bool:
