@@ -1101,6 +1101,27 @@ class PythonSemantics:
                 self.state.env.pop(k, None)
             out = self._generated(vals, start, lazy=isinstance(node, cst.GeneratorExp))
             return replace(out, elts=tuple(vals))
+        keys = _known_strings(first) if isinstance(node, cst.DictComp) and \
+            isinstance(node.key, cst.Name) and isinstance(node.for_in.target, cst.Name) and \
+            node.key.value == node.for_in.target.value and \
+            node.for_in.inner_for_in is None and not node.for_in.ifs else None
+        if keys is not None:
+            # ``{v: head(x[v]) for v in VIEWS}`` over known strings: a dict of those keys,
+            # each with its own value (built in a pass of its own)
+            vals, saved_passes = [], self.unrolled_passes
+            for k, key in enumerate(keys):
+                self.unrolled_passes = saved_passes + ((id(node), k),)
+                try:
+                    self.store(node.for_in.target, key, node.for_in)
+                    vals.append(self.eval(node.value))
+                finally:
+                    self.unrolled_passes = saved_passes
+            for k in bound:
+                self.state.env.pop(k, None)
+            names = tuple(key.ref[1] for key in keys)
+            return Val("container", frozenset().union(*(v.segs for v in vals)),
+                       any(v.leaf for v in vals), ("dict", names, tuple(vals), frozenset(names)),
+                       src=merge_src(vals))
         for comp in self._comp_fors(node.for_in):
             it = first if comp is node.for_in else self.eval(comp.iter)
             self.store(comp.target, self._iterated(it), comp)
@@ -1223,3 +1244,18 @@ def _reads_itself(term, target) -> bool:
             isinstance(term.operator, cst.Multiply) and same(term.right) and \
             isinstance(term.left, scale)
     return False
+
+
+def _known_strings(seq: Val) -> list | None:
+    """The elements of ``seq`` when it is known to hold a few distinct known strings (a
+    list or tuple of them, or the keys of a dict of known keys), in order; else None."""
+    items = dict_items(seq)
+    if items is not None:
+        if not items or seq.ref[3] != frozenset(items[0]) or not 0 < len(items[0]) <= MAX_ELTS:
+            return None
+        return [Val("scalar", ref=("str", k)) for k in items[0]]
+    elts = seq.elts if seq.kind in ("container", "tuple") else None
+    if not elts or len(elts) > MAX_ELTS or not all(
+            e.kind == "scalar" and isinstance(e.ref, tuple) and e.ref[0] == "str" for e in elts):
+        return None
+    return list(elts) if len({e.ref[1] for e in elts}) == len(elts) else None
