@@ -280,10 +280,12 @@ class PythonSemantics:
                     not any(isinstance(e, cst.StarredElement) for e in target.elements):
                 for e, v in zip(elts, val.elts):
                     self.store(e, v, stmt)
-            elif val.kind == "tensor" and val.ref == MODEL_OUTPUT and len(elts) > 1:
-                # ``loss, count = model(batch)`` of a model whose class is not known: a
-                # tuple, whose first part is the output; the others may be tensors of its
-                # graph (``out, hidden = rnn(x, hidden)``) or plain numbers
+            elif (val.kind == "tensor" and val.ref == MODEL_OUTPUT or
+                  val.kind == "unknown" and val.ref is None and val.segs) and len(elts) > 1:
+                # ``loss, count = model(batch)`` of a model whose class is not known (or
+                # ``loss, info = loss_fn(out, batch)`` of a function not known): a tuple,
+                # whose first part is the output; the others may be tensors of its graph
+                # (``out, hidden = rnn(x, hidden)``) or plain numbers (``.item()`` stats)
                 self.store(elts[0], replace(val, ref=None), stmt)
                 for e in elts[1:]:
                     self.store(e, Val("unknown", val.segs, val.leaf, ref=MODEL_PART), stmt)
@@ -982,7 +984,9 @@ class PythonSemantics:
                            src=res.src)
             if base.kind == "dist":
                 return self.op(node, attr, [base])
-        return UNKNOWN if not base.segs else Val("unknown", base.segs, base.leaf)
+        # (a field of what may be a number, ``info.approx_kl``, may be one too)
+        return UNKNOWN if not base.segs else Val(
+            "unknown", base.segs, base.leaf, MODEL_PART if base.ref == MODEL_PART else None)
 
     def eval_subscript(self, node: cst.Subscript) -> Val:
         base = self.eval(node.value)
