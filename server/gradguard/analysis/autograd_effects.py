@@ -12,8 +12,9 @@ from gradguard.analysis import torchapi as T
 from gradguard.analysis.events import Accumulation, Backward, Hazard, InplaceHazard, NoGraph
 from gradguard.analysis.frames import is_global, literal_truth, walk_scope
 from gradguard.analysis.python_semantics import names_read
-from gradguard.analysis.values import (EMPTY, MODEL_PART, Binding, Cut, Free, Seg, Val, heads, join_all,
-                                       made_tensor, merge_src, store_parts)
+from gradguard.analysis.values import (EMPTY, MODEL_PART, Binding, Cut, Free, Seg, Val,
+                                       dict_items, heads, join_all, made_tensor, merge_src,
+                                       store_parts)
 
 
 class AutogradEffects:
@@ -221,7 +222,7 @@ class AutogradEffects:
         changed (``total.add_(loss)``): it outlives the iteration when the tensor was made
         before the loop pass, whatever name holds it now."""
         if not val.segs or not self.loop_stack or self.no_grad or \
-                isinstance(value_node, cst.IfExp) or val.ref == MODEL_PART:
+                isinstance(value_node, cst.IfExp) or _maybe_numbers(val):
             return  # (a part of a model's output that may be a number: not known)
         ctx, pass_id = self.loop_stack[-1]
         key = self._root_key(acc_node) if acc_node is not None else None
@@ -251,17 +252,38 @@ class AutogradEffects:
         made = heads(val.segs, self.segs)
         if key is not None:
             self.accumulator_keys.add(key)
+        evaluating = self.frame.eval_mode and self._evaluated(val.segs)
         if rec is None:
             self.accumulations[id(node)] = Accumulation(
-                node, acc_node, value_node, val.segs, passes, self.frame.eval_mode,
+                node, acc_node, value_node, val.segs, passes, evaluating,
                 tuple((f.id, f.stmt, f.func) for f in self.frames), live, made, key)
         else:
             rec.segs |= val.segs
             rec.heads |= made
             rec.passes |= passes
-            rec.eval_mode = rec.eval_mode or self.frame.eval_mode
+            rec.eval_mode = rec.eval_mode or evaluating
             rec.live = rec.live or live
             rec.key = key or rec.key  # (this call's variable: a function called again)
+
+    def _evaluated(self, segs) -> bool:
+        """Whether a graph of ``segs`` runs through models in evaluation mode only: it
+        reaches parameters of known modules, and ``eval()`` (or ``train(False)``) set
+        ``training`` off on each of them (not a model trained beside an evaluated one:
+        a distillation teacher's ``eval()``, a BatchNorm put in eval mode inside a
+        ``forward``)."""
+        mods, wild = self.reach_of(segs)
+        if wild or not mods:
+            return False
+        env = self.state.env
+        for r in mods:
+            b = env.get(("@", r, "training"))
+            if b is None or b.val.kind != "scalar" or b.val.ref is not False:
+                return False
+        # (and every source of the graph is a call of one of them: not ``x @ self.W`` of
+        # an nn.Parameter, whatever else it reaches)
+        reach = self.seg_reach
+        return all(sid in reach and reach[sid][0] for sid in segs
+                   if not self.segs[sid].parents & segs)
 
     def released(self, key, val: Val) -> None:
         """``key`` is bound anew to ``val`` (or emptied): what was accumulated into it in a
@@ -677,3 +699,14 @@ def _detached(v: Val) -> bool:
     """``v`` is ``x.detach()`` (or made from it by in-place changes): it shares ``x``'s
     storage, but autograd does not see it as a view of ``x``."""
     return bool(v.src) and v.src[-1].kind == "detach"
+
+
+def _maybe_numbers(val: Val) -> bool:
+    """Whether every part of ``val`` that carries a graph may be a plain number instead
+    (a part of an unknown model's or function's output, :data:`MODEL_PART`; a dict or
+    tuple of those and of values with no graph: ``{"loss": loss.item(), "kl": info.kl}``)."""
+    if val.ref == MODEL_PART:
+        return True
+    items = dict_items(val)
+    parts = items[1] if items else val.elts if val.kind in ("tuple", "container") else None
+    return bool(parts) and all(not p.segs or _maybe_numbers(p) for p in parts)

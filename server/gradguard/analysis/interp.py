@@ -270,6 +270,10 @@ class Interpreter(PythonSemantics, Calls, ControlFlow, Unswitching, ImportSemant
             return Val(v.kind, ref=("dict", items[0], kept, dict_sure_keys(v)))
         if isinstance(v.ref, tuple) and v.ref[0] == "elem":  # a list of tuples
             return Val(v.kind, ref=("elem", Interpreter._strip(v.ref[1])))
+        if v.kind == "tensor" and v.leaf and isinstance(v.store, tuple) and \
+                v.store[0] in ("p", "param"):
+            # an nn.Parameter: a leaf that requires grad in every call, not a graph
+            return Val(v.kind, leaf=True, ref=v.ref, store=v.store)
         if v.kind in ("tensor", "unknown", "tuple", "container", "dist"):
             return Val(v.kind, ref=v.ref)
         if v.kind == "module" and v.elts:

@@ -1328,12 +1328,54 @@ class TorchSemantics:
                 self.state.env[k] = Binding(replace(b.val, leaf=True, src=None), b.stmt)
 
     def _decorated_no_grad(self, func) -> bool:
+        """Whether a decorator of ``func`` runs it with grad mode off: ``@torch.no_grad()``,
+        ``@torch.inference_mode()``, or a decorator of the user's whose code applies one of
+        those to the function it is given (yolov5's ``@smart_inference_mode()``: ``return
+        torch.inference_mode()(fn)``, or a wrapper that calls it inside ``with
+        torch.no_grad():``)."""
         for d in getattr(func, "decorators", ()):
             expr = d.decorator
             call = expr if isinstance(expr, cst.Call) else cst.Call(func=expr)
             if self._grad_context(call) == "off":
                 return True
+            named = call.func
+            if isinstance(named, (cst.Name, cst.Attribute)) and dotted(named) is not None:
+                v = self.eval(named)
+                if v.kind == "func" and isinstance(v.ref, FuncRef) and \
+                        isinstance(v.ref.node, cst.FunctionDef) and \
+                        self.code_fact(_applies_no_grad, v.ref.node):
+                    return True
         return False
+
+
+def _applies_no_grad(func: cst.FunctionDef) -> bool:
+    """Whether the decorator ``func`` (with the functions nested in it) turns grad mode
+    off around the function it decorates: it calls a ``no_grad()`` / ``inference_mode()``
+    object on it (``torch.inference_mode()(fn)``, ``(torch.inference_mode if new else
+    torch.no_grad)()(fn)``) or runs code under ``with torch.no_grad():``; and nowhere turns
+    it on (``enable_grad``, ``set_grad_enabled``)."""
+    def context(expr) -> str | None:
+        if isinstance(expr, cst.IfExp):
+            both = {context(expr.body), context(expr.orelse)}
+            return "off" if both == {"off"} else None
+        name = dotted(expr)
+        last = name.rsplit(".", 1)[-1] if name is not None else None
+        if last in T.NO_GRAD_CONTEXTS:
+            return "off"
+        return "on" if last in ("enable_grad", "set_grad_enabled") else None
+
+    off = False
+    todo = [func]
+    while todo:
+        n = todo.pop()
+        if isinstance(n, cst.Call) and isinstance(n.func, cst.Call):
+            off = off or context(n.func.func) == "off"  # ``torch.inference_mode()(fn)``
+        if isinstance(n, cst.WithItem) and isinstance(n.item, cst.Call):
+            off = off or context(n.item.func) == "off"
+        if isinstance(n, (cst.Name, cst.Attribute)) and context(n) == "on":
+            return False
+        todo.extend(children_of(n))
+    return off
 
 
 def _only_reads(expr) -> bool:
