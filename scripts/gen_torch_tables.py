@@ -627,11 +627,35 @@ def _never_has_params(cls, params) -> bool:
         note = str(p.annotation) if p.annotation is not p.empty else ""
         return not note or any(w in note for w in (
             "Tensor", "Module", "Parameter", "Any", "Iterable", "Mapping", "dict", "Dict", "~"))
+    # the deprecated ``size_average=None, reduce=None`` of every loss (torch.nn.modules.loss
+    # _Loss.__init__, documented as bool options)
+    loss_flags = ("size_average", "reduce") if issubclass(cls, torch.nn.modules.loss._Loss) \
+        else ()
+
+    def tensor_option(p) -> bool:
+        # ``weight: Optional[Tensor] = None`` of a loss: a tensor option only
+        note = str(p.annotation) if p.annotation is not p.empty else ""
+        return p.default is None and "Tensor" in note and not any(w in note for w in (
+            "Module", "Parameter", "Any", "Iterable", "Mapping", "dict", "Dict", "~"))
+
     if cls is torch.nn.Module or any(
             p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD) or
-            ((p.default is None or p.default is p.empty) and may_hold_weights(p))
+            ((p.default is None or p.default is p.empty) and may_hold_weights(p) and
+             not tensor_option(p) and p.name not in loss_flags)
             for p in rest):
         return False
+    for p in rest:
+        if tensor_option(p):
+            # given a tensor there (``CrossEntropyLoss(weight=w)``), does it hold it as a
+            # parameter? (a loss registers it as a buffer)
+            try:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    m = cls(**{p.name: torch.ones(3)})
+            except Exception:  # noqa: BLE001 (a shape it rejects: not known, say no)
+                return False
+            if any(True for _ in m.parameters()):
+                return False
     flipped = _flipped_param_counts(cls, rest)
     return flipped is not None and not any(flipped)
 
