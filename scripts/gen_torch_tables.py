@@ -292,10 +292,25 @@ def _probe(torch, fn, kind: str):
             todo.extend(n for n, _ in node.next_functions)
         nograd = [i for i, o in enumerate(outs) if not (isinstance(o, torch.Tensor) and
                                                          o.requires_grad)]
-        return {"saves": sorted(saves), "nograd": nograd,
-                "graph": int(any(o.requires_grad for o in tens)),
-                "args": "list" if extra is None else len(extra)}
+        found = {"saves": sorted(saves), "nograd": nograd,
+                 "graph": int(any(o.requires_grad for o in tens)),
+                 "args": "list" if extra is None else len(extra)}
+        if extra is not None and any(e is other for e in extra) and \
+                not _graph_from_other(torch, fn, first, extra, other):
+            # ``x.type_as(y)``, ``x.view_as(y)``: ``y`` gives a dtype or a shape, no graph
+            found["other_nograd"] = 1
+        return found
     return None
+
+
+def _graph_from_other(torch, fn, first, extra, other) -> bool:
+    """Whether ``fn(first, *extra)`` carries a graph when only ``other`` (a tensor among
+    ``extra``) requires grad."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        out = fn(first.detach(), *extra)
+    outs = out if isinstance(out, (tuple, list)) else (out,)
+    return any(isinstance(o, torch.Tensor) and o.requires_grad for o in outs)
 
 
 def _probe_composites(torch, ops: dict) -> None:

@@ -1202,7 +1202,8 @@ class TorchSemantics:
             return self._propagate(vals)
         saves = "output" if attr in T.OUTPUT_SAVING else "both" if \
             attr in T.OUTPUT_AND_INPUT_SAVING else attr not in T.NON_SAVING_METHODS
-        res = self.op(call, attr, [recv] + vals, saves,
+        operands = [recv] if attr in T.ARGUMENT_GIVES_NO_GRAPH else [recv] + vals
+        res = self.op(call, attr, operands, saves,
                       keep=vals if saves is True and attr in T.RECEIVER_NOT_SAVED else None)
         if attr in T.VIEW_METHODS and recv.store is not None:
             res = Val(res.kind, res.segs, res.leaf, store=recv.store, src=res.src)

@@ -185,6 +185,13 @@ RECEIVER_NOT_SAVED = frozenset(
     _differentiable(m))
 
 
+# Tensor methods whose tensor argument gives only a dtype, a device or a shape: the result
+# carries the receiver's graph, never the argument's (``y.type_as(x)``, ``y.view_as(x)``,
+# ``y.expand_as(x)``). From the table (each probed with only the argument requiring grad).
+ARGUMENT_GIVES_NO_GRAPH = frozenset(
+    m for m in _METHODS if (_db.op(m).get("probe") or {}).get("other_nograd"))
+
+
 def _saves_output_too(name: str) -> bool:
     """Every overload of op ``name`` has a derivatives.yaml formula that uses its result,
     and one uses an input."""
