@@ -13,7 +13,7 @@ import libcst as cst
 
 from gradguard.analysis import torchapi as T
 from gradguard.analysis.frames import LOOP_PASSES, MAX_LOOP_NESTING, LoopCtx, literal_int, \
-    literal_truth, string_value, walk_scope
+    dotted, literal_truth, string_value, walk_scope
 from gradguard.analysis.python_semantics import MAX_ELTS, int_of, known_int, names_in, \
     range_length
 from gradguard.analysis.values import EMPTY, NONE, SCALAR, UNKNOWN, Binding, Cond, State, Val, \
@@ -445,6 +445,10 @@ class ControlFlow:
             # each pass builds and trains a model of its own class
             elements = list(it.elts)
             unroll = True
+        elif self._dict_entries(stmt.iter) is not None:
+            # ``for k in losses:``, ``for name, loss in losses.items():`` over a dict whose
+            # keys are all known: each entry in turn (one key: the body runs once)
+            elements = self._dict_entries(stmt.iter)
         elif self._builds_layers(it):
             elements = [known_int(i) for i in range(*it.ref[2])]
             unroll = True
@@ -475,6 +479,27 @@ class ControlFlow:
                 break
         self.state = join_states(outs + [self.state])
         return True
+
+    def _dict_entries(self, node) -> list | None:
+        """What a loop over ``node`` takes, entry by entry, when ``node`` is a dict (or its
+        ``keys()``, ``values()``, ``items()``) read from a name or attribute, whose keys
+        are all known and surely there: the keys, the values or ``(key, value)`` pairs."""
+        view = None
+        if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and \
+                not node.args and node.func.attr.value in ("keys", "values", "items"):
+            view, node = node.func.attr.value, node.func.value
+        if not isinstance(node, (cst.Name, cst.Attribute)) or dotted(node) is None:
+            return None
+        d = self.eval(node)
+        items = dict_items(d)
+        if not items or not 0 < len(items[0]) <= MAX_ELTS or d.ref[3] != frozenset(items[0]):
+            return None
+        keys = [Val("scalar", ref=("str", k)) for k in items[0]]
+        if view == "values":
+            return list(items[1])
+        if view == "items":
+            return [Val("tuple", elts=(k, v)) for k, v in zip(keys, items[1])]
+        return keys
 
     def _builds_layers(self, it: Val) -> bool:
         """A loop over a ``range`` of a few known ints in a constructor (``for i in

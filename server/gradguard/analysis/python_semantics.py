@@ -380,6 +380,14 @@ class PythonSemantics:
                     isinstance(target.slice[0].slice, cst.Index) else None
                 slot = self._dict_slot_stored(old.val, index, val)
                 if slot is not None:
+                    items = dict_items(old.val)
+                    prev = dict(zip(*items)).get(index.ref[1])
+                    if prev is not None and prev.segs and prev.segs < val.segs:
+                        # ``d[k] = d.get(k, 0) + loss[k]``: the slot's new value is made
+                        # from its old one, a running total whose graph keeps growing
+                        self._accumulate(target, target.value,
+                                         Val("tensor", val.segs - prev.segs),
+                                         _stored_term(stmt, target))
                     self.state.env[key] = Binding(slot, old.stmt)
                 elif old.val.kind == "container" and old.val.segs and val.kind == "container" \
                         and not val.grad and (val.elts == () or dict_items(val) in ((), ((), ()))):
