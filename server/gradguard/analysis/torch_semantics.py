@@ -313,6 +313,16 @@ class TorchSemantics:
             # a NumPy result holds no graph: NumPy cannot read a tensor that requires grad
             # ("Can't call numpy() on Tensor that requires grad")
             return UNKNOWN
+        if name in ("cat", "concat", "concatenate", "stack", "hstack", "vstack", "dstack") and \
+                pos and pos[0][0].kind in ("container", "tuple") and pos[0][0].elts == ():
+            # of a list the engine saw nothing added to: torch raises on an empty one
+            # ("expected a non-empty list of Tensors"), so something it does not follow
+            # filled it (a forward hook of a model it cannot see into): not known
+            return UNKNOWN
+        if parts[:3] == ["torch", "utils", "cpp_extension"]:
+            # a compiled extension module (``load(name=..., sources=[...])``): an object of
+            # its own, whose ``forward``/``backward`` functions are no tensor methods
+            return Val("object", ref=("extension", id(call)))
         if parts[0] != "torch":
             if name in T.OPTIMIZER_SUFFIXES:
                 self.escape(vals)
