@@ -1,0 +1,406 @@
+"""Facts about Python and PyTorch that code of libraries and projects nobody here wrote
+relies on (each test is a program reduced from a finding a library's author would have
+muted, or from a hazard a program written from a public report hid): the exact findings,
+or none."""
+
+import textwrap
+
+from gradguard.analysis import analyze
+
+
+def _found(text):
+    result = analyze(textwrap.dedent(text))
+    assert result.errors == ()
+    return [(f.code, f.span.start.line, f.message.render()) for f in result.findings]
+
+
+def test_a_user_decorator_that_applies_inference_mode_runs_the_function_without_grad():
+    # yolov5 / ultralytics: ``@smart_inference_mode()``
+    program = textwrap.dedent("""\
+        import torch
+
+
+        def smart_inference_mode(torch_1_9=True):
+            def decorate(fn):
+                return (torch.inference_mode if torch_1_9 else torch.no_grad)()(fn)
+            return decorate
+
+
+        @smart_inference_mode()
+        def run(model, dataloader, criterion):
+            model.eval()
+            loss = 0
+            for images, labels in dataloader:
+                y = model(images)
+                loss += criterion(y, labels)
+            return loss / len(dataloader)
+        """)
+    assert _found(program) == []
+    # a decorator that does something else leaves the evaluation loop as it was
+    assert [c for c, _, _ in _found(program.replace(
+        "return (torch.inference_mode if torch_1_9 else torch.no_grad)()(fn)",
+        "return fn"))] == ["GG303"]
+
+
+def test_an_evaluation_accumulation_needs_every_source_of_its_graph_in_eval_mode():
+    # deepchem: a BatchNorm put in eval mode inside forward, beside a trained parameter
+    assert _found("""\
+        import torch
+        from torch import nn
+
+
+        class Weave(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.W = nn.Parameter(torch.randn(4, 4))
+                self.bn = nn.BatchNorm1d(4)
+
+            def forward(self, x, split):
+                h = self.bn.eval() or self.bn(x @ self.W)
+                groups = {}
+                for i, s in enumerate(split):
+                    s = s.item()
+                    if s in groups:
+                        groups[s] = groups[s] + h[i]
+                    else:
+                        groups[s] = h[i]
+                return torch.stack(list(groups.values()))
+        """) == []
+
+
+def test_the_later_parts_of_an_unknown_functions_result_may_be_numbers():
+    # torchtune's DPO loss returns (loss, rewards computed from detached log-probs)
+    program = textwrap.dedent("""\
+        import torch
+
+
+        def train(model, loss_fn, optimizer, loader):
+            running_rewards = 0
+            for batch in loader:
+                torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+                loss, chosen_rewards = loss_fn(model(batch))
+                running_rewards += chosen_rewards.mean()
+                loss.backward()
+                optimizer.step()
+                optimizer.zero_grad()
+            return running_rewards
+        """)
+    assert _found(program) == []
+
+
+def test_type_as_takes_only_the_dtype_of_its_argument():
+    # machin: ``y_i.type_as(cur_value)`` does not put cur_value's graph into the second loss
+    program = textwrap.dedent("""\
+        import torch
+
+
+        def update(critic, critic2, opt1, opt2, criterion, state, reward, next_value):
+            with torch.no_grad():
+                y_i = reward + 0.99 * next_value
+            cur_value = critic(state)
+            cur_value2 = critic2(state)
+            value_loss = criterion(cur_value, y_i.type_as(cur_value))
+            value_loss2 = criterion(cur_value2, y_i.type_as(cur_value))
+            critic.zero_grad()
+            value_loss.backward()
+            opt1.step()
+            critic2.zero_grad()
+            value_loss2.backward()
+            opt2.step()
+        """)
+    assert _found(program) == []
+    assert [c for c, _, _ in _found(program.replace("y_i.type_as(cur_value))\n    value_loss",
+                                                    "y_i * cur_value)\n    value_loss"))] == []
+    assert [(c, line) for c, line, _ in _found(program.replace(
+        "value_loss2 = criterion(cur_value2, y_i.type_as(cur_value))",
+        "value_loss2 = criterion(cur_value2, y_i + cur_value)"))] == [("GG101", 15)]
+
+
+def test_a_loop_over_a_dict_of_known_keys_runs_once_per_key():
+    # DI-engine d4pg: one key, one backward
+    program = textwrap.dedent("""\
+        import torch
+
+
+        def learn(model, target_model, optimizer, loss_fn, data):
+            loss_dict = {}
+            model.train()
+            q_value = model(data["obs"])
+            with torch.no_grad():
+                target_q = target_model(data["next_obs"])
+            loss_dict["critic_loss"] = loss_fn(q_value, target_q)
+            optimizer.zero_grad()
+            for k in loss_dict:
+                loss_dict[k].backward()
+            optimizer.step()
+        """)
+    assert _found(program) == []
+    # two losses of the same graph, one after the other: the second walks it again
+    two = program.replace('loss_dict["critic_loss"] = loss_fn(q_value, target_q)',
+                          'loss_dict["a"] = q_value.mean()\n'
+                          '    loss_dict["b"] = q_value.pow(2).mean()')
+    assert _found(two) == [
+        ("GG101", 14, "`loss_dict[k]` is backpropagated through the graph of `q_value` (built "
+                      "on line 7), which the backward on line 14 already freed")]
+
+
+def test_a_dict_slot_set_from_its_own_value_is_a_running_total():
+    assert [(c, line) for c, line, _ in _found("""\
+        import torch
+
+        model = torch.nn.Linear(2, 2)
+        opt = torch.optim.SGD(model.parameters(), lr=0.1)
+        totals = {}
+        for step in range(3):
+            out = model(torch.randn(4, 2))
+            losses = {"mse": out.pow(2).mean(), "l1": out.abs().mean()}
+            opt.zero_grad()
+            (losses["mse"] + losses["l1"]).backward()
+            opt.step()
+            for key in losses:
+                totals[key] = totals.get(key, 0) + losses[key]
+        """)] == [("GG301", 13)]
+
+
+def test_an_accumulator_emptied_in_every_pass_keeps_no_graph_across_passes():
+    # PPO-PyTorch: memory.clear_memory() runs self.__init__() after each update
+    program = textwrap.dedent("""\
+        import torch
+        from torch.distributions import Categorical
+
+
+        class Memory:
+            def __init__(self):
+                self.logprobs, self.rewards = [], []
+
+            def clear_memory(self):
+                self.__init__()
+
+
+        policy = torch.nn.Linear(4, 2)
+        optimizer = torch.optim.Adam(policy.parameters())
+        memory = Memory()
+        for episode in range(3):
+            for t in range(5):
+                dist = Categorical(logits=policy(torch.randn(4)))
+                memory.logprobs.append(dist.log_prob(dist.sample()))
+                memory.rewards.append(1.0)
+            loss = -torch.stack(memory.logprobs).detach().sum() + policy.weight.sum()
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+            memory.clear_memory()
+        """)
+    assert _found(program) == []
+    # emptied only now and then: what each pass appended may pile up
+    assert [(c, line) for c, line, _ in _found(program.replace(
+        "    memory.clear_memory()", "    if episode % 2:\n        memory.clear_memory()"))] == [
+        ("GG301", 19)]
+
+
+def test_an_element_of_a_module_dict_built_by_a_comprehension_is_its_submodule():
+    # a distillation adaptor: nn.ModuleDict({k: nn.Conv2d(...) for k in widths})
+    assert _found("""\
+        import torch
+        import torch.nn as nn
+
+
+        class Adaptors(nn.Module):
+            def __init__(self, widths):
+                super().__init__()
+                self.convs = nn.ModuleDict({k: nn.Conv2d(w, 2 * w, 1) for k, w in widths.items()})
+
+            def forward(self, name, f):
+                return self.convs[name](f)
+
+
+        student = nn.Linear(3, 3)
+        adaptors = Adaptors({"a": 8, "b": 16})
+        opt = torch.optim.Adam(adaptors.parameters(), lr=1e-3)
+        for it in range(3):
+            loss = student(torch.randn(2, 3)).mean() + adaptors("a", torch.randn(2, 8, 4, 4)).mean()
+            loss.backward()
+            opt.step()
+        """) == []
+
+
+def test_a_dict_comprehension_over_known_names_keeps_each_values_graph():
+    # the four-view classifier: the cut is inside a comprehension over VIEWS
+    found = _found("""\
+        import torch
+        import torch.nn as nn
+        import torch.nn.functional as F
+
+        VIEWS = ["L-CC", "R-CC"]
+        model = nn.Linear(4, 4)
+        opt = torch.optim.Adam(model.parameters())
+        for it in range(3):
+            out = {v: model(torch.randn(2, 4)) for v in VIEWS}
+            probs = {v: F.softmax(out[v], dim=-1).data.numpy() for v in VIEWS}
+            predictions = torch.tensor(probs["L-CC"], dtype=torch.float, requires_grad=True)
+            loss = predictions.sum()
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+        """)
+    assert [(c, line) for c, line, _ in found] == [("GG402", 10)]
+
+
+def test_a_module_class_that_defines_call_runs_it_instead_of_forward():
+    # OpenNMT's loss modules backward inside __call__
+    assert _found("""\
+        import torch
+        import torch.nn as nn
+
+
+        class LossCompute(nn.Module):
+            def __init__(self, generator):
+                super().__init__()
+                self.generator = generator
+
+            def __call__(self, output, target):
+                loss = nn.functional.mse_loss(self.generator(output), target)
+                loss.backward()
+                return loss.item()
+
+
+        model = nn.Linear(3, 3)
+        train_loss = LossCompute(model)
+        optim = torch.optim.Adam(model.parameters())
+        for step in range(3):
+            optim.zero_grad()
+            train_loss(torch.randn(2, 3), torch.randn(2, 3))
+            optim.step()
+        """) == []
+
+
+def test_is_grad_enabled_is_the_grad_mode_of_the_run():
+    program = """\
+        import torch
+        import torch.nn as nn
+
+
+        class Features:
+            def __init__(self, model):
+                self.model = model
+
+            def __call__(self, x):
+                if not torch.is_grad_enabled():
+                    return self.model(x)
+                self._cache = self.model(x)
+                self._out = self._cache.detach().requires_grad_()
+                return self._out
+
+
+        features = Features(nn.Linear(4, 4))
+        head = nn.Linear(4, 1)
+        for it in range(3):
+            y = head(features(torch.randn(2, 4))).sum()
+            with torch.no_grad():
+                target = head(features(torch.randn(2, 4))).sum()
+            (y - target).backward()
+            features._cache.backward(features._out.grad)
+        """
+    assert _found(program) == []
+
+
+def test_retain_graph_is_preferred_when_the_steps_between_train_other_modules():
+    # autonomous-learning-library's A2C (blind batch X 2616): the value head steps before
+    # the policy loss (built on the value only detached) runs through the shared features
+    result = analyze(textwrap.dedent('''\
+        import torch
+        import torch.nn as nn
+        import torch.nn.functional as F
+        from torch.distributions import Categorical
+
+        class Approximation:
+            """autonomous-learning-library style wrapper: a module plus its own optimizer."""
+
+            def __init__(self, model, lr=1e-3):
+                self.model = model
+                self.optimizer = torch.optim.Adam(model.parameters(), lr=lr)
+
+            def __call__(self, *inputs):
+                return self.model(*inputs)
+
+            def reinforce(self, loss):
+                self.optimizer.zero_grad()
+                loss.backward()
+                self.optimizer.step()
+
+
+        class FeatureNetwork(Approximation):
+            def reinforce(self):
+                self.optimizer.step()
+                self.optimizer.zero_grad()
+
+
+        class A2C:
+            def __init__(self, features, v, policy, discount=0.99, entropy_loss_scaling=0.01):
+                self.features, self.v, self.policy = features, v, policy
+                self.discount, self.entropy_loss_scaling = discount, entropy_loss_scaling
+
+            def train(self, states, actions, rewards, next_states, dones):
+                features = self.features(states)
+                values = self.v(features).squeeze(-1)
+                distribution = Categorical(logits=self.policy(features))
+                with torch.no_grad():
+                    next_values = self.v(self.features(next_states)).squeeze(-1)
+                returns = rewards + self.discount * next_values * (1 - dones)
+                advantages = returns - values.detach()
+                policy_loss = -(distribution.log_prob(actions) * advantages).mean() \
+                    - self.entropy_loss_scaling * distribution.entropy().mean()
+                self.v.reinforce(F.mse_loss(values, returns))
+                self.policy.reinforce(policy_loss)
+                self.features.reinforce()
+                return policy_loss.item()
+
+
+        features = FeatureNetwork(nn.Sequential(nn.Linear(4, 32), nn.ReLU(), nn.Linear(32, 32), nn.ReLU()))
+        v = Approximation(nn.Linear(32, 1))
+        policy = Approximation(nn.Linear(32, 2))
+        agent = A2C(features, v, policy)
+        for it in range(5):
+            s, s2 = torch.randn(16, 4), torch.randn(16, 4)
+            a = torch.randint(0, 2, (16,))
+            r, d = torch.randn(16), (torch.rand(16) < 0.1).float()
+            print(it, agent.train(s, a, r, s2, d))
+        '''))
+    [finding] = result.findings
+    assert (finding.code, finding.span.start.line) == ("GG101", 43)
+    [fix] = [f for f in finding.fixes if f.preferred]
+    assert [(e.span.start.line, e.new_text) for e in fix.edits] == [(18, "retain_graph=True")]
+
+
+def test_a_finding_on_a_backward_written_over_several_lines_is_on_the_backward_line():
+    found = _found("""\
+        import torch
+
+        net = torch.nn.Linear(2, 1)
+        h = net(torch.randn(3, 2)).sum()
+        for step in range(3):
+            (h * 2
+             + 1).backward()
+        """)
+    assert [(c, line) for c, line, _ in found] == [("GG103", 7)]
+
+
+def test_cat_of_a_list_only_code_not_followed_filled_is_not_known():
+    # ultralytics: the list is filled by a forward hook on a submodule of the model
+    assert _found("""\
+        import torch
+
+
+        def explain(model, head, im):
+            scores = []
+
+            def hook(module, inputs, output):
+                scores.append(output)
+
+            handle = head.register_forward_hook(hook)
+            im = im.clone().requires_grad_(True)
+            model(im)
+            handle.remove()
+            s = torch.cat(scores, 1)
+            return torch.autograd.grad(s.sum(), im)
+        """) == []
