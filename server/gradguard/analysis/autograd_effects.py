@@ -256,7 +256,8 @@ class AutogradEffects:
         if rec is None:
             self.accumulations[id(node)] = Accumulation(
                 node, acc_node, value_node, val.segs, passes, evaluating,
-                tuple((f.id, f.stmt, f.func) for f in self.frames), live, made, key)
+                tuple((f.id, f.stmt, f.func) for f in self.frames), live, made, key,
+                val.kind in ("tuple", "container"))
         else:
             rec.segs |= val.segs
             rec.heads |= made
@@ -264,6 +265,7 @@ class AutogradEffects:
             rec.eval_mode = rec.eval_mode or evaluating
             rec.live = rec.live or live
             rec.key = key or rec.key  # (this call's variable: a function called again)
+            rec.container = rec.container or val.kind in ("tuple", "container")
 
     def _evaluated(self, segs) -> bool:
         """Whether a graph of ``segs`` runs through models in evaluation mode only: it
@@ -330,8 +332,10 @@ class AutogradEffects:
         """A function returns ``val``: graphs it accumulated, that no backward freed, and
         returns outside an evaluation are its caller's to backpropagate (a loss summed
         over chunks), not kept alive for nothing. A returned sum of losses already
-        backpropagated, or of evaluation losses, is still a leak."""
-        if val.segs:
+        backpropagated, or of evaluation losses, is still a leak. (Only to a caller the
+        engine does not follow: one it runs decides by what it does with the value, a
+        backward of it or not: a list of experiment results printed.)"""
+        if val.segs and self.frame.call is None:
             for rec in self.accumulations.values():
                 if rec.live and not rec.eval_mode and rec.heads & val.segs:
                     self.consumed.add(id(rec.node))

@@ -101,6 +101,7 @@ class Accumulation:
     live: bool = False
     heads: frozenset = frozenset()
     key: tuple | None = None
+    container: bool = False  # the value accumulated is a tuple, list or dict (no .detach())
 
 
 @dataclass

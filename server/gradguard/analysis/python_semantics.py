@@ -1086,6 +1086,28 @@ class PythonSemantics:
             return False
         return True
 
+    def _keyed_entries(self, node, first: Val) -> list | None:
+        """For a dict comprehension whose key is its loop variable, over a few known
+        distinct strings (``{v: ... for v in VIEWS}``) or the ``items()`` of a dict whose
+        keys are all known (``{k: ... for k, fn in metrics.items()}``): ``(key, what the
+        loop target takes)`` for each entry, in order; else None."""
+        if not isinstance(node, cst.DictComp) or not isinstance(node.key, cst.Name) or \
+                node.for_in.inner_for_in is not None or node.for_in.ifs:
+            return None
+        target = node.for_in.target
+        if isinstance(target, cst.Name) and target.value == node.key.value:
+            keys = _known_strings(first)
+            return [(k.ref[1], k) for k in keys] if keys is not None else None
+        if isinstance(target, cst.Tuple) and len(target.elements) == 2 and \
+                isinstance(target.elements[0].value, cst.Name) and \
+                target.elements[0].value.value == node.key.value and \
+                isinstance(node.for_in.iter, cst.Call) and \
+                isinstance(node.for_in.iter.func, cst.Attribute) and \
+                node.for_in.iter.func.attr.value == "items":
+            pairs = self._dict_entries(node.for_in.iter)
+            return [(p.elts[0].ref[1], p) for p in pairs] if pairs is not None else None
+        return None
+
     def eval_comprehension(self, node) -> Val:
         env, fid = self.state.env, self.frame.id
         bound = [(fid, name) for name in self.code_fact(_comprehension_names, node)]
@@ -1113,24 +1135,22 @@ class PythonSemantics:
                 self.state.env.pop(k, None)
             out = self._generated(vals, start, lazy=isinstance(node, cst.GeneratorExp))
             return replace(out, elts=tuple(vals))
-        keys = _known_strings(first) if isinstance(node, cst.DictComp) and \
-            isinstance(node.key, cst.Name) and isinstance(node.for_in.target, cst.Name) and \
-            node.key.value == node.for_in.target.value and \
-            node.for_in.inner_for_in is None and not node.for_in.ifs else None
-        if keys is not None:
-            # ``{v: head(x[v]) for v in VIEWS}`` over known strings: a dict of those keys,
-            # each with its own value (built in a pass of its own)
+        entries = self._keyed_entries(node, first)
+        if entries is not None:
+            # ``{v: head(x[v]) for v in VIEWS}``, ``{name: fn(x) for name, fn in
+            # metrics.items()}`` over known keys: a dict of those keys, each with its own
+            # value (built in a pass of its own)
             vals, saved_passes = [], self.unrolled_passes
-            for k, key in enumerate(keys):
+            for k, (_, entry) in enumerate(entries):
                 self.unrolled_passes = saved_passes + ((id(node), k),)
                 try:
-                    self.store(node.for_in.target, key, node.for_in)
+                    self.store(node.for_in.target, entry, node.for_in)
                     vals.append(self.eval(node.value))
                 finally:
                     self.unrolled_passes = saved_passes
             for k in bound:
                 self.state.env.pop(k, None)
-            names = tuple(key.ref[1] for key in keys)
+            names = tuple(name for name, _ in entries)
             return Val("container", frozenset().union(*(v.segs for v in vals)),
                        any(v.leaf for v in vals), ("dict", names, tuple(vals), frozenset(names)),
                        src=merge_src(vals))

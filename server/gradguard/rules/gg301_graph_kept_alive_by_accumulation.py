@@ -82,8 +82,8 @@ def build(rec: Accumulation, src: Source) -> Finding:
 def detach_fix(rec: Accumulation, src: Source) -> tuple[Fix, ...]:
     """Accumulate ``value.detach()`` instead of ``value``."""
     node = rec.value
-    if node is None:
-        return ()
+    if node is None or rec.container:
+        return ()  # (a tuple, list or dict has no .detach(): each tensor in it would need it)
     text = src.module.code_for_node(node)
     if not isinstance(node, (cst.Name, cst.Attribute, cst.Call, cst.Subscript)):
         text = f"({text})"
