@@ -404,3 +404,71 @@ def test_cat_of_a_list_only_code_not_followed_filled_is_not_known():
             s = torch.cat(scores, 1)
             return torch.autograd.grad(s.sum(), im)
         """) == []
+
+
+def test_callbacks_added_to_a_list_of_known_objects_run_and_reset_dicts_hold_nothing():
+    # a Catalyst-like runner: a default backward callback runs after the user's own
+    # backward (`list(callbacks or [])` adds nothing); its batch_metrics dict is bound anew
+    # every batch and updated with known keys
+    program = textwrap.dedent("""\
+        import torch
+
+
+        class BackwardCallback:
+            def on_batch_end(self, runner):
+                runner.batch_metrics["loss"].backward()
+
+
+        class Runner:
+            def __init__(self, model):
+                self.model = model
+
+            def train(self, callbacks=None):
+                self.callbacks = [BackwardCallback()]
+                self.callbacks += list(callbacks or [])
+                opt = torch.optim.SGD(self.model.parameters(), lr=0.1)
+                for step in range(3):
+                    self.batch_metrics = {}
+                    loss = self.model(torch.randn(2, 4)).sum()
+                    self.batch_metrics.update({"loss": loss, "n": 2})
+                    loss.backward()
+                    for cb in self.callbacks:
+                        cb.on_batch_end(self)
+                    opt.step()
+
+
+        Runner(torch.nn.Linear(4, 1)).train()
+        """)
+    assert _found(program) == [
+        ("GG101", 6, '`runner.batch_metrics["loss"]` is backpropagated through the graph '
+                     "of `loss` (built on line 19), which the backward on line 21 already "
+                     "freed")]
+
+
+def test_a_module_dict_slot_set_by_key_is_that_child():
+    # adapters added after the model was built, trained alone
+    assert _found("""\
+        import torch
+        import torch.nn as nn
+
+
+        class Layer(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.ff = nn.Linear(4, 4)
+                self.adapters = nn.ModuleDict()
+
+            def forward(self, x):
+                return self.adapters["task"](self.ff(x))
+
+
+        layer = Layer()
+        layer.adapters["task"] = nn.Linear(4, 4)
+        layer.ff.requires_grad_(False)
+        opt = torch.optim.Adam(layer.adapters["task"].parameters())
+        for step in range(3):
+            loss = layer(torch.randn(2, 4)).sum()
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+        """) == []

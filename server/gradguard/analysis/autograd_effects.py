@@ -239,10 +239,12 @@ class AutogradEffects:
             # pass made), and the value holds a graph their pass made
             cur = self.state.env.get(key)
             held = cur.val.segs if cur is not None else EMPTY
+            fresh = self.fresh_in.get(key, ())
             passes = frozenset(
                 p for c, p in self.loop_stack
                 if key in self.entry_envs.get(p, ()) and any(s > p for s in val.segs) and
-                not (held and min(held) > p) and not self._fresh_each_pass(key, c))
+                not (held and min(held) > p) and p not in fresh and
+                not self._fresh_each_pass(key, c))
             if not passes:
                 return
         self.mark()
@@ -294,10 +296,17 @@ class AutogradEffects:
         steps appended log-probs with their graphs), unless ``val`` still holds it or the
         rebinding is on only some paths of the pass (under a test the pass's own start did
         not decide: ``if step % 100 == 0: losses = []`` keeps a hundred graphs)."""
-        if key not in self.accumulator_keys or not self.loop_stack:
+        if not self.loop_stack:
             return
         running = frozenset(p for _, p in self.loop_stack
                             if self.pass_undecided.get(p) == self.undecided)
+        if not val.segs and running:
+            # bound anew to a value with no graph (``self.batch_metrics = {}`` at the top
+            # of each iteration, in a method the loop calls): what is added to it later in
+            # these passes is gone by their next iteration
+            self.fresh_in[key] = self.fresh_in.get(key, frozenset()) | running
+        if key not in self.accumulator_keys:
+            return
         for rec in self.accumulations.values():
             if rec.key == key and rec.passes & running and not rec.heads & val.segs:
                 rec.passes -= running

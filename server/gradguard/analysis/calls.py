@@ -219,7 +219,9 @@ class Calls:
                     isinstance(one.ref, tuple) and one.ref[0] == "elem" else \
                     ("elem", SCALAR) if one is not None and one.kind == "container" and \
                     isinstance(one.ref, tuple) and one.ref[0] == "range" else None
-                elts = one.elts if one is not None and one.elts else None
+                # (of a known empty list too: ``list(callbacks or [])`` adds nothing)
+                elts = one.elts if one is not None and one.elts is not None and \
+                    one.kind in ("container", "tuple", "module") else None
                 if elts is not None and func_node.value in ("sorted", "set"):
                     elts = _sorted_or_set(func_node.value, elts)
                 elif elts is not None and func_node.value == "reversed":

@@ -94,6 +94,9 @@ class Interpreter(PythonSemantics, Calls, ControlFlow, Unswitching, ImportSemant
         self.attr_stores: dict = {}
         self.accumulations: dict = {}
         self.accumulator_keys: set = set()  # the keys of their accumulators
+        # env key -> loop passes in which it was bound anew to a value with no graph, on
+        # every path of the pass (AutogradEffects.released)
+        self.fresh_in: dict = {}
         # env keys of containers whose length an enclosing ``if`` bounds (capped buffers)
         self.capped: list = []
         self.consumed: set = set()

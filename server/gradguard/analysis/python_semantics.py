@@ -369,6 +369,17 @@ class PythonSemantics:
         elif isinstance(target, cst.Subscript):
             key = self.key_of(target.value)
             base = self.eval(target.value)
+            index = self.eval(target.slice[0].slice.value) if len(target.slice) == 1 and \
+                isinstance(target.slice[0].slice, cst.Index) else None
+            if base.kind == "module" and isinstance(base.ref, tuple) and \
+                    base.ref[:1] == ("nn",) and base.ref[1] == "ModuleDict" and \
+                    index is not None and isinstance(index.ref, tuple) and \
+                    index.ref[0] == "str" and val.kind == "module":
+                # ``layer.adapters[name] = Adapter(...)``: a child of that name (as
+                # ``md.name``), and a submodule of the dict
+                self.state.env[("@", base.ref, index.ref[1])] = Binding(val, stmt)
+                self.submodules.setdefault(base.ref, set()).update(module_refs(val))
+                return
             if base.kind == "tensor" and base.store is not None:
                 res = self.in_place(target, base, [val])
                 if key is not None:

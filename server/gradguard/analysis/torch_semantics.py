@@ -1088,6 +1088,15 @@ class TorchSemantics:
                 recv.kind in ("unknown", "none") and attr in T.LIST_ADDS):
             # an object we know nothing of is taken for a list only by a list's own
             # methods: update()/add()/put() are as often a metric's or a logger's
+            merged = _updated_dict(recv, pos) if attr == "update" and not kw else None
+            if merged is not None:
+                # ``metrics.update({"loss": loss})`` of a dict of known keys with a dict of
+                # known keys: those slots replaced, nothing piled up
+                key = self.key_of(func.value)
+                if key is not None:
+                    self.state.env[key] = Binding(merged, self.state.env[key].stmt
+                                                  if key in self.state.env else self.frame.stmt)
+                return NONE
             if pos:
                 self._accumulate(call, func.value, pos[0][0], pos[0][1])
             if isinstance(func.value, cst.IfExp):
@@ -1387,6 +1396,26 @@ def _applies_no_grad(func: cst.FunctionDef) -> bool:
             return False
         todo.extend(children_of(n))
     return off
+
+
+def _updated_dict(recv: Val, pos) -> Val | None:
+    """``recv`` after ``recv.update(d)``, when both are dicts whose keys are all known (a
+    literal): the keys of ``d`` set to its values; else None."""
+    old = dict_items(recv)
+    new = dict_items(pos[0][0]) if len(pos) == 1 else None
+    if not old or not new:
+        return None
+    keys, vals = list(old[0]), list(old[1])
+    for k, v in zip(*new):
+        if k in keys:
+            vals[keys.index(k)] = v
+        else:
+            keys.append(k)
+            vals.append(v)
+    sure = dict_sure_keys(recv) | dict_sure_keys(pos[0][0])
+    return Val("container", frozenset().union(*(v.segs for v in vals)),
+               any(v.leaf for v in vals), ("dict", tuple(keys), tuple(vals), frozenset(sure)),
+               src=merge_src(vals))
 
 
 def _only_reads(expr) -> bool:
