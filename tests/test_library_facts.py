@@ -472,3 +472,36 @@ def test_a_module_dict_slot_set_by_key_is_that_child():
             loss.backward()
             opt.step()
         """) == []
+
+
+def test_a_helper_that_accumulates_its_parameter_is_reported_at_the_call_that_hands_it_a_graph():
+    # mi-prometheus' StatisticsCollector.collect(key, value): the caller passes the loss
+    program = textwrap.dedent("""\
+        import torch
+
+
+        class StatisticsCollector:
+            def __init__(self):
+                self.statistics = {"loss": []}
+
+            def collect(self, key, value):
+                self.statistics[key].append(value)
+
+
+        model = torch.nn.Linear(4, 2)
+        optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+        stat_col = StatisticsCollector()
+        for step in range(3):
+            loss = model(torch.randn(8, 4)).pow(2).mean()
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+            stat_col.collect("loss", loss)
+        """)
+    result = analyze(program)
+    [finding] = result.findings
+    assert (finding.code, finding.span.start.line, finding.message.render()) == (
+        "GG301", 20, "`self.statistics[key]` accumulates `loss` with its autograd graph: every "
+                     "iteration's graph stays in memory")
+    [fix] = finding.fixes
+    assert [(e.span.start.line, e.new_text) for e in fix.edits] == [(20, "loss.detach()")]

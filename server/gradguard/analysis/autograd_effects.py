@@ -248,6 +248,15 @@ class AutogradEffects:
             if not passes:
                 return
         self.mark()
+        fr = self.frame
+        if isinstance(value_node, cst.Name) and value_node.value in fr.arg_nodes and \
+                fr.call is not None and len(self.frames) > 1:
+            b = self.state.env.get((fr.id, value_node.value))
+            if b is not None and b.stmt is None:
+                # a helper that accumulates its parameter as given (``collect(self, key,
+                # value)``) is reported at the call that hands it the graph
+                # (``stat_col.collect("loss", loss)``): there is what to detach
+                node, value_node = fr.call, fr.arg_nodes[value_node.value]
         rec = self.accumulations.get(id(node))
         freed = self.state.freed
         live = not any(s in freed and s not in self.state.partial for s in val.segs)
