@@ -935,3 +935,23 @@ def test_a_hazard_in_imported_code_is_reported_on_the_backward_of_this_file_it_i
     assert [(r.span.path, r.span.start.line, r.message.render()) for r in f.related] == [
         (trainer, 11, "it happens here, in mini_trainer.py"),
         (trainer, 10, "graph of `loss` built here")]
+
+
+def test_a_module_that_turns_grad_mode_off_when_imported_turns_it_off_for_the_importer(tmp_path):
+    # a pretrained flow estimator's module runs torch.set_grad_enabled(False) at import
+    _write(tmp_path, {"pwc.py": "import torch\n\ntorch.set_grad_enabled(False)\n\n\n"
+                                "def estimate(a, b):\n    return a - b\n",
+                      "train.py": "import torch\nfrom pwc import estimate\n\n"
+                                  "refiner = torch.nn.Linear(4, 4)\n"
+                                  "opt = torch.optim.Adam(refiner.parameters())\n"
+                                  "for step in range(3):\n"
+                                  "    coarse = estimate(torch.randn(2, 4), torch.randn(2, 4))\n"
+                                  "    loss = refiner(coarse).pow(2).mean()\n"
+                                  "    opt.zero_grad()\n"
+                                  "    loss.backward()\n"
+                                  "    opt.step()\n"})
+    [f] = _check(tmp_path / "train.py").findings
+    assert (f.code, f.span.start.line, f.message.render()) == (
+        "GG401", 10, "`loss` has no graph: it was computed under `torch.set_grad_enabled(False)` "
+                     "(line pwc.py:3), so this backward raises \"element 0 of tensors does not "
+                     "require grad and does not have a grad_fn\"")

@@ -119,6 +119,14 @@ class ImportSemantics:
                 continue
             env.update((k, v) for k, v in other.env.items() if k not in env)
             env[(other.gid, "__file__")] = Binding(Val("scalar", ref=other.path), None)
+            if other.grad_off is not None:
+                # its body turned grad mode off for the whole thread (PWC-Net's
+                # ``torch.set_grad_enabled(False)``): so it is here, from now on
+                self.no_grad = self.no_grad or 1
+                if self.no_grad_sites:
+                    self.no_grad_sites[-1] = other.grad_off
+                else:
+                    self.no_grad_sites.append(other.grad_off)
             if other.gid in self.loaded:
                 continue
             self.loaded[other.gid] = other

@@ -97,6 +97,9 @@ class Loaded:
     deps: frozenset
     loaded: dict = field(default_factory=dict)  # gid -> Loaded, it and its imports
     exports: frozenset | None = None  # ``__all__`` when a literal list or tuple of strings
+    # the bare ``torch.set_grad_enabled(False)`` its body left in force (grad mode is the
+    # thread's: the importer runs without grad from then on), else None
+    grad_off: object = None
 
 
 def load(target: Target, imports: Imports, depth: int = 0) -> Loaded | None:
@@ -137,6 +140,8 @@ def _load(target: Target, imports: Imports, depth: int, key, memo) -> Loaded | N
                     interp.method_gids, interp.submodules, interp.inplace_ctors,
                     frozenset(interp.deps | {key}), dict(interp.loaded))
     loaded.exports = _exports(module)
+    if interp.no_grad and interp.no_grad_sites:
+        loaded.grad_off = interp.no_grad_sites[-1]
     loaded.loaded[gid] = loaded
     for old in [k for k in memo if k[0] == target.path and k != key and memo[k] is not None]:
         del memo[old]  # an earlier text of the module (an edited buffer)
