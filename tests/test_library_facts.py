@@ -505,3 +505,29 @@ def test_a_helper_that_accumulates_its_parameter_is_reported_at_the_call_that_ha
                      "iteration's graph stays in memory")
     [fix] = finding.fixes
     assert [(e.span.start.line, e.new_text) for e in fix.edits] == [(20, "loss.detach()")]
+
+
+def test_gradients_taken_without_create_graph_and_summed_into_a_float_have_no_graph():
+    # DomainBed's IGA penalty: per-environment gradients kept in a list of tuples
+    found = _found("""\
+        import torch
+        from torch import autograd
+
+        net = torch.nn.Linear(4, 2)
+        opt = torch.optim.Adam(net.parameters())
+        for step in range(3):
+            grads = []
+            for env in range(2):
+                env_loss = net(torch.randn(8, 4)).pow(2).mean()
+                grads.append(autograd.grad(env_loss, net.parameters(), retain_graph=True))
+            mean_loss = net(torch.randn(8, 4)).pow(2).mean()
+            mean_grad = autograd.grad(mean_loss, net.parameters(), retain_graph=True)
+            penalty = 0
+            for grad in grads:
+                for g, mean_g in zip(grad, mean_grad):
+                    penalty += (g - mean_g).pow(2).sum()
+            opt.zero_grad()
+            (10.0 * penalty).backward()
+            opt.step()
+        """)
+    assert [(c, line) for c, line, _ in found] == [("GG401", 18)]

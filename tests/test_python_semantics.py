@@ -615,9 +615,16 @@ def test_a_loop_over_known_elements_runs_its_body_so_the_float_start_is_replaced
             iterable
 
 
-def test_a_loop_that_may_not_run_keeps_the_float_start_and_stays_quiet():
-    for target, iterable in [("i, p", "zip(range(0), preds)"), ("p", "list_of_unknown_length")]:
-        assert _found(_SUM_OVER.format(target=target, iterable=iterable)) == [], iterable
+def test_a_loop_that_never_runs_leaves_a_float_and_one_that_may_not_run_a_cut_loss():
+    # ``zip(range(0), preds)`` is empty: ``loss`` is the float 0.0, whose backward() raises
+    # AttributeError (no graph is walked, and no step follows)
+    assert _found(_SUM_OVER.format(target="i, p", iterable="zip(range(0), preds)")) == []
+    # a list of unknown length: the float where the loop did not run (AttributeError),
+    # else losses cut by torch.tensor(p); on no path does a backward reach ``net``
+    assert _found(_SUM_OVER.format(target="p", iterable="list_of_unknown_length")) == [
+        ("GG402", 14, "`opt` steps the parameters of `net`, but no backward of this loop "
+                      "reaches them (their way to the loss is cut, or the loss is built from "
+                      "other modules), so their gradients stay None and `net` does not train")]
 
 
 def test_a_dict_returned_from_two_branches_keeps_each_keys_value():

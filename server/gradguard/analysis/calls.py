@@ -10,7 +10,7 @@ from gradguard.analysis import torchapi as T
 from gradguard.analysis.frames import (MAX_DEPTH, MAX_FOREIGN_DEPTH, MAX_FOREIGN_STEPS, ClassInfo,
                                        Frame, FuncRef, Partial, TupleType, calls_in, dotted,
                                        is_global, literal_int, walk_scope)
-from gradguard.analysis.python_semantics import int_of, known_int, numeric_call
+from gradguard.analysis.python_semantics import int_of, known_int, numeric_call, range_length
 from gradguard.analysis.values import (CALLABLE_KINDS, EMPTY, Alts, NONE, SCALAR, UNKNOWN, Binding,
                                        Val, dict_items, dict_of, dict_of_pairs, dict_sure_keys, join,
                                        join_all, join_states, merge_src, module_refs,
@@ -244,6 +244,8 @@ class Calls:
                                       elts=(SCALAR,) * (func_node.value == "enumerate") + r)
                                   for r in rows)
                     return Val("container", v.segs, v.leaf, elts=items, each=v.each)
+                if func_node.value == "zip" and any(range_length(x) == 0 for x in of):
+                    return Val("container", ref=("range", 0, None))  # (``zip(range(0), xs)``)
                 parts = ([SCALAR] if func_node.value == "enumerate" else []) + \
                     [self._iterated(x) for x in of]
                 item = Val("tuple", v.segs, v.leaf, elts=tuple(parts))

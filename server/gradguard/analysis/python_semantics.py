@@ -514,10 +514,11 @@ class PythonSemantics:
                 return Val("tuple", elts=(SCALAR, Val("unknown", ref=(
                     container.ref[0][len("named_"):], container.ref[1]))))
             return Val(kind, container.segs, container.leaf, store=container.store,
-                       src=container.src if kind == "tensor" else None)
+                       src=container.src if kind == "tensor" or not container.segs else None)
         return Val(container.kind if container.kind == "tensor" else "unknown",
                    container.segs, container.leaf, store=container.store,
-                   src=container.src if container.kind == "tensor" else None)
+                   src=container.src if container.kind == "tensor" or not container.segs
+                   else None)
 
     def exec_block(self, stmts) -> None:
         for stmt in stmts:

@@ -803,7 +803,10 @@ class TorchSemantics:
         # a list of known elements (``losses = []``) appended to: one more, at the end
         elts = recv.elts + (pos[0][0],) if attr == "append" and one and not weak and \
             recv.elts is not None and len(recv.elts) < MAX_ELTS else None
-        out = Val("container", new.segs, new.leaf, shape, elts, each=each, store=store)
+        # (what it holds came from where its elements came from: a list of gradients taken
+        # without create_graph is known to hold no graph)
+        out = Val("container", new.segs, new.leaf, shape, elts, each=each, store=store,
+                  src=merge_src([recv] + vals))
         if weak:
             out = replace(join(recv, out), store=store)
         self.state.env[key] = Binding(out, old.stmt if old else self.frame.stmt)
@@ -934,6 +937,11 @@ class TorchSemantics:
                 self.state.env[key] = Binding(recv, self.state.env[key].stmt
                                               if key in self.state.env else self.frame.stmt)
         if attr in T.BACKWARD_METHODS:
+            if attr == "backward" and recv.kind == "scalar" and isinstance(recv.ref, tuple):
+                # a Python number has no backward(): ``loss = 0.0`` after a loop that
+                # never ran raises AttributeError here, the path ends
+                self.state.dead = True
+                return UNKNOWN
             if attr == "backward" and (recv.kind == "tensor" or recv.grad or not pos):
                 given = kw.get("inputs") or (pos[3] if len(pos) > 3 else None)
                 self.backward(call, recv, func.value, "tensor.backward", pos, kw,

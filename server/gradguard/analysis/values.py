@@ -441,7 +441,9 @@ def join(a: Val, b: Val) -> Val:
         # with the ``total += x.item()`` of a loop is known to have none)
         src = merge_src((a, b))
     else:
-        src = merge_src((a, b)) if a.src is not None and b.src is not None else None
+        # (a Python number on one side adds no graph: ``penalty = 0`` joined with the
+        # ``penalty += (g - mean_g).pow(2).sum()`` of gradients that have none)
+        src = merge_src((a, b))
     return Val(kind, a.segs | b.segs, a.leaf or b.leaf, ref, elts,
                a.alias if a.alias == b.alias else None,
                a.store if a.store == b.store else b.store if a.kind == "none" else
