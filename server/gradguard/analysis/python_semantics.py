@@ -393,12 +393,14 @@ class PythonSemantics:
                 if slot is not None:
                     items = dict_items(old.val)
                     prev = dict(zip(*items)).get(index.ref[1])
-                    if prev is not None and prev.segs and prev.segs < val.segs:
+                    term = _stored_term(stmt, target)
+                    if prev is not None and prev.segs and prev.segs < val.segs and \
+                            term is not None:
                         # ``d[k] = d.get(k, 0) + loss[k]``: the slot's new value is made
                         # from its old one, a running total whose graph keeps growing
+                        # (``d[k] += x`` is recorded as an augmented assignment)
                         self._accumulate(target, target.value,
-                                         Val("tensor", val.segs - prev.segs),
-                                         _stored_term(stmt, target))
+                                         Val("tensor", val.segs - prev.segs), term)
                     self.state.env[key] = Binding(slot, old.stmt)
                 elif old.val.kind == "container" and old.val.segs and val.kind == "container" \
                         and not val.grad and (val.elts == () or dict_items(val) in ((), ((), ()))):
