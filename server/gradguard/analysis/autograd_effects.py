@@ -118,9 +118,11 @@ class AutogradEffects:
         result), "both" (its inputs and its result) or False (nothing)."""
         vals = list(vals)
         if any(v.ref == MODEL_PART for v in vals) and all(
-                v.ref == MODEL_PART or v.kind in ("scalar", "none") for v in vals):
+                v.ref == MODEL_PART or v.kind in ("scalar", "none") or
+                (v.kind == "unknown" and not v.grad) for v in vals):
             # arithmetic of a part of a model's output that may be a number (a sample
-            # count) with numbers: maybe a number still
+            # count) with numbers (or values of no graph: a config's scale): maybe a
+            # number still
             return Val("unknown", frozenset().union(*(v.segs for v in vals)),
                        any(v.leaf for v in vals), ref=MODEL_PART)
         store = self.fresh_store()
