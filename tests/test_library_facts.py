@@ -531,3 +531,21 @@ def test_gradients_taken_without_create_graph_and_summed_into_a_float_have_no_gr
             opt.step()
         """)
     assert [(c, line) for c, line, _ in found] == [("GG401", 18)]
+
+
+def test_a_running_value_grows_by_what_its_terms_bring():
+    # DI-engine's guided diffusion sampling: x = x + scale * grad of a gradient taken
+    # without create_graph: no term brings a graph (the FAQ's total = total + loss does)
+    program = textwrap.dedent("""\
+        import torch
+
+        guide = torch.nn.Linear(4, 1)
+        x = torch.randn(2, 4)
+        for _ in range(3):
+            with torch.enable_grad():
+                x.requires_grad_()
+                y = guide(x).sum()
+                grad = torch.autograd.grad([y], [x])[0]
+            x = x + 0.01 * grad
+        """)
+    assert _found(program) == []

@@ -225,6 +225,19 @@ class PythonSemantics:
         if old is None or old.val.kind in ("container", "tuple", "module"):
             return
         others = [t for t in terms if t is not own[0]]
+        # the graph the new terms bring (not only the sum's own nodes: ``x = x + scale *
+        # grad`` of a gradient with no graph adds an AddBackward node, no term's graph)
+        machinery, todo = set(), [node.value]
+        while todo:
+            n = todo.pop()
+            if any(n is t for t in others):
+                continue
+            machinery.add(id(n))
+            todo.extend(children_of(n))
+        added = frozenset(s for s in val.segs - old.val.segs
+                          if id(self.segs[s].node) not in machinery)
+        if not added:
+            return
         self._accumulate(node, target, Val("tensor", val.segs - old.val.segs),
                          others[0] if len(others) == 1 else None)
 
