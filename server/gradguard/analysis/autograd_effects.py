@@ -352,10 +352,10 @@ class AutogradEffects:
         """A function returns ``val``: graphs it accumulated, that no backward freed, and
         returns outside an evaluation are its caller's to backpropagate (a loss summed
         over chunks), not kept alive for nothing. A returned sum of losses already
-        backpropagated, or of evaluation losses, is still a leak. (Only to a caller the
-        engine does not follow: one it runs decides by what it does with the value, a
-        backward of it or not: a list of experiment results printed.)"""
-        if val.segs and self.frame.call is None:
+        backpropagated, or of evaluation losses, is still a leak. (A list or dict handed
+        back to a caller the engine runs is that caller's to use: it decides by what it
+        does with it, a backward of it or not: experiment results printed.)"""
+        if val.segs and (self.frame.call is None or val.kind != "container"):
             for rec in self.accumulations.values():
                 if rec.live and not rec.eval_mode and rec.heads & val.segs:
                     self.consumed.add(id(rec.node))
