@@ -549,3 +549,22 @@ def test_a_running_value_grows_by_what_its_terms_bring():
             x = x + 0.01 * grad
         """)
     assert _found(program) == []
+
+
+def test_a_part_of_an_unknown_result_scaled_by_a_number_of_unknown_origin_may_be_a_number():
+    # torchtune's DPO recipes: rewards scaled by 1 / self._gradient_accumulation_steps
+    assert _found("""\
+        import torch
+
+
+        class Recipe:
+            def train(self, loader):
+                running = {"rewards": 0}
+                for batch in loader:
+                    torch.nn.utils.clip_grad_norm_(self._model.parameters(), 1.0)
+                    loss, rewards = self._loss_fn(self._model(batch))
+                    scale = 1 / self._gradient_accumulation_steps
+                    running["rewards"] += scale * rewards.mean()
+                    loss.backward()
+                    self._optimizer.step()
+        """) == []

@@ -119,7 +119,8 @@ class AutogradEffects:
         vals = list(vals)
         if any(v.ref == MODEL_PART for v in vals) and all(
                 v.ref == MODEL_PART or v.kind in ("scalar", "none") or
-                (v.kind == "unknown" and not v.grad) for v in vals):
+                (v.kind in ("unknown", "tensor") and not v.grad and v.src is None)
+                for v in vals):
             # arithmetic of a part of a model's output that may be a number (a sample
             # count) with numbers (or values of no graph: a config's scale): maybe a
             # number still
