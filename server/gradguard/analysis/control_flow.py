@@ -14,8 +14,8 @@ import libcst as cst
 from gradguard.analysis import torchapi as T
 from gradguard.analysis.frames import LOOP_PASSES, MAX_LOOP_NESTING, LoopCtx, literal_int, \
     dotted, literal_truth, string_value, walk_scope
-from gradguard.analysis.python_semantics import MAX_ELTS, int_of, known_int, names_in, \
-    range_length
+from gradguard.analysis.python_semantics import MAX_ELTS, known_strings, int_of, known_int, \
+    names_in, range_length
 from gradguard.analysis.values import EMPTY, NONE, SCALAR, UNKNOWN, Binding, Cond, State, Val, \
     dict_items, dict_sure_keys, join_states, known_object
 
@@ -445,10 +445,10 @@ class ControlFlow:
             # each pass builds and trains a model of its own class
             elements = list(it.elts)
             unroll = True
-        elif self._dict_entries(stmt.iter) is not None:
+        elif (entries := self._dict_entries(stmt.iter)) is not None:
             # ``for k in losses:``, ``for name, loss in losses.items():`` over a dict whose
             # keys are all known: each entry in turn (one key: the body runs once)
-            elements = self._dict_entries(stmt.iter)
+            elements = entries
         elif self._builds_layers(it):
             elements = [known_int(i) for i in range(*it.ref[2])]
             unroll = True
@@ -491,14 +491,13 @@ class ControlFlow:
         if not isinstance(node, (cst.Name, cst.Attribute)) or dotted(node) is None:
             return None
         d = self.eval(node)
-        items = dict_items(d)
-        if not items or not 0 < len(items[0]) <= MAX_ELTS or d.ref[3] != frozenset(items[0]):
+        keys = known_strings(d) if dict_items(d) is not None else None
+        if keys is None:
             return None
-        keys = [Val("scalar", ref=("str", k)) for k in items[0]]
         if view == "values":
-            return list(items[1])
+            return list(d.ref[2])
         if view == "items":
-            return [Val("tuple", elts=(k, v)) for k, v in zip(keys, items[1])]
+            return [Val("tuple", elts=(k, v)) for k, v in zip(keys, d.ref[2])]
         return keys
 
     def _builds_layers(self, it: Val) -> bool:

@@ -14,7 +14,7 @@ import libcst.matchers as m
 from gradguard.analysis import torchapi as T
 from gradguard.analysis.frames import (ClassInfo, FuncRef, TupleType, children_of, dotted,
                                        is_global, literal_int, string_value)
-from gradguard.analysis.values import (EMPTY, MODEL_OUTPUT, MODEL_PART, Alts, NONE, SCALAR, UNKNOWN, Binding,
+from gradguard.analysis.values import (EMPTY, MODEL_OUTPUT, MODEL_PART, Alts, NONE, SCALAR, UNKNOWN, Binding, dict_of,
                                        Cut, Val, dict_items, dict_sure_keys, element_shape, join,
                                        join_all, known_object, merge_src, module_refs, flag_modules,
                                        param_owners, scalars_only, store_parts,
@@ -1123,7 +1123,7 @@ class PythonSemantics:
             return None
         target = node.for_in.target
         if isinstance(target, cst.Name) and target.value == node.key.value:
-            keys = _known_strings(first)
+            keys = known_strings(first)
             return [(k.ref[1], k) for k in keys] if keys is not None else None
         if isinstance(target, cst.Tuple) and len(target.elements) == 2 and \
                 isinstance(target.elements[0].value, cst.Name) and \
@@ -1177,10 +1177,7 @@ class PythonSemantics:
                     self.unrolled_passes = saved_passes
             for k in bound:
                 self.state.env.pop(k, None)
-            names = tuple(name for name, _ in entries)
-            return Val("container", frozenset().union(*(v.segs for v in vals)),
-                       any(v.leaf for v in vals), ("dict", names, tuple(vals), frozenset(names)),
-                       src=merge_src(vals))
+            return dict_of(tuple(name for name, _ in entries), tuple(vals))
         for comp in self._comp_fors(node.for_in):
             it = first if comp is node.for_in else self.eval(comp.iter)
             self.store(comp.target, self._iterated(it), comp)
@@ -1305,7 +1302,7 @@ def _reads_itself(term, target) -> bool:
     return False
 
 
-def _known_strings(seq: Val) -> list | None:
+def known_strings(seq: Val) -> list | None:
     """The elements of ``seq`` when it is known to hold a few distinct known strings (a
     list or tuple of them, or the keys of a dict of known keys), in order; else None."""
     items = dict_items(seq)
