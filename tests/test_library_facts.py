@@ -568,3 +568,38 @@ def test_a_part_of_an_unknown_result_scaled_by_a_number_of_unknown_origin_may_be
                     loss.backward()
                     self._optimizer.step()
         """) == []
+
+
+def test_an_accumulator_emptied_every_few_iterations_keeps_graphs_until_then():
+    # torchtune's recipes: ``running_loss`` summed over a window of micro-batches
+    program = """\
+        import torch
+
+        net = torch.nn.Linear(4, 1)
+        opt = torch.optim.SGD(net.parameters(), lr=0.1)
+        running_loss = 0
+        for idx in range(100):
+            loss = net(torch.randn(8, 4)).pow(2).mean()
+            running_loss += loss
+            loss.backward()
+            if (idx + 1) % 4 == 0:
+                opt.step()
+                opt.zero_grad()
+                print(running_loss.item())
+                running_loss = 0
+        """
+    result = analyze(textwrap.dedent(program))
+    [f] = result.findings
+    assert (f.code, f.span.start.line, f.message.render()) == (
+        "GG301", 8, "`running_loss` accumulates `loss` with its autograd graph: the graph of "
+        "each iteration stays in memory until `running_loss` is emptied")
+    assert [(r.span.start.line, r.message.render()) for r in f.related] == [
+        (14, "emptied here")]
+    # emptied on every iteration: nothing piles up
+    assert _found(program.replace("if (idx + 1) % 4 == 0:", "if True:")) == []
+    # never emptied in the loop: every iteration's graph
+    assert [m for _, _, m in _found(program.replace("                running_loss = 0\n",
+                                                    ""))] == [
+        "`running_loss` accumulates `loss` with its autograd graph: every iteration's graph "
+        "stays in memory"]
+

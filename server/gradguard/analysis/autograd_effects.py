@@ -307,7 +307,8 @@ class AutogradEffects:
         that loop's iterations (``memory.clear_memory()`` at the end of each episode, whose
         steps appended log-probs with their graphs), unless ``val`` still holds it or the
         rebinding is on only some paths of the pass (under a test the pass's own start did
-        not decide: ``if step % 100 == 0: losses = []`` keeps a hundred graphs)."""
+        not decide: ``if step % 100 == 0: losses = []`` keeps a hundred graphs; the
+        finding then says until when: ``Accumulation.emptied``)."""
         if not self.loop_stack:
             return
         running = frozenset(p for _, p in self.loop_stack
@@ -319,9 +320,17 @@ class AutogradEffects:
             self.fresh_in[key] = self.fresh_in.get(key, frozenset()) | running
         if key not in self.accumulator_keys:
             return
+        periodic = frozenset(p for _, p in self.loop_stack) - running
         for rec in self.accumulations.values():
-            if rec.key == key and rec.passes & running and not rec.heads & val.segs:
-                rec.passes -= running
+            if rec.key != key or rec.heads & val.segs:
+                continue
+            rec.passes -= running
+            emptied = rec.passes & periodic
+            if emptied:
+                # emptied every few iterations (``if step % n == 0: loss_sum = 0``): it
+                # keeps the graphs of the iterations since it was last emptied
+                rec.emptied = self.frame.stmt
+                rec.emptied_passes |= emptied
 
     def _fresh_each_pass(self, key, ctx) -> bool:
         """Whether the variable ``key`` holds what an assignment in the body of the loop

@@ -102,6 +102,10 @@ class Accumulation:
     heads: frozenset = frozenset()
     key: tuple | None = None
     container: bool = False  # the value accumulated is a tuple, list or dict (no .detach())
+    # a statement that empties the accumulator on some iterations of the loops
+    # ``emptied_passes`` (``if i % 100 == 0: total = 0``): graphs pile up only until then
+    emptied: cst.CSTNode | None = None
+    emptied_passes: frozenset = frozenset()
 
 
 @dataclass

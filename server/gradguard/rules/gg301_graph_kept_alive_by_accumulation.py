@@ -11,7 +11,7 @@ from __future__ import annotations
 import libcst as cst
 
 from gradguard.analysis.interp import Accumulation
-from gradguard.analysis.model import Edit, Finding, Fix, Message
+from gradguard.analysis.model import Edit, Finding, Fix, Message, Related
 from gradguard.analysis.source import Source
 from gradguard.rules import N_, Rule
 
@@ -74,9 +74,18 @@ def build(rec: Accumulation, src: Source) -> Finding:
     """The GG301 finding at the accumulation."""
     acc = src.code(rec.acc, 40)
     value = src.code(rec.value, 40) if rec.value is not None else "value"
-    message = Message(N_("`{acc}` accumulates `{value}` with its autograd graph: every "
-                         "iteration's graph stays in memory"), {"acc": acc, "value": value})
-    return Finding(RULE.code, src.span(rec.node), message, (), detach_fix(rec, src))
+    args = {"acc": acc, "value": value}
+    related = ()
+    if rec.emptied is not None and rec.passes <= rec.emptied_passes:
+        # emptied every few iterations: what stays is bounded, and says until when
+        message = Message(N_("`{acc}` accumulates `{value}` with its autograd graph: the "
+                             "graph of each iteration stays in memory until `{acc}` is "
+                             "emptied"), args)
+        related = (Related(src.span(rec.emptied), Message(N_("emptied here"), {})),)
+    else:
+        message = Message(N_("`{acc}` accumulates `{value}` with its autograd graph: every "
+                             "iteration's graph stays in memory"), args)
+    return Finding(RULE.code, src.span(rec.node), message, related, detach_fix(rec, src))
 
 
 def detach_fix(rec: Accumulation, src: Source) -> tuple[Fix, ...]:
