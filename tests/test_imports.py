@@ -955,3 +955,66 @@ def test_a_module_that_turns_grad_mode_off_when_imported_turns_it_off_for_the_im
         "GG401", 10, "`loss` has no graph: it was computed under `torch.set_grad_enabled(False)` "
                      "(line pwc.py:3), so this backward raises \"element 0 of tensors does not "
                      "require grad and does not have a grad_fn\"")
+
+
+STALE_TRAINER = """import torch
+import torch.nn as nn
+
+
+class Trainer:
+    def __init__(self, model):
+        self.model = model
+        self.optimizer = torch.optim.Adam(self.model.parameters(), lr=1e-3)
+
+    def new_head(self, n):
+        for p in self.model.parameters():
+            p.requires_grad = False
+        self.model.head = nn.Linear(8, n)
+
+    def epoch(self, batches):
+        for x, y in batches:
+            self.optimizer.zero_grad()
+            loss = nn.functional.cross_entropy(self.model(x), y)
+            loss.backward()
+            self.optimizer.step()
+"""
+
+STALE_SCRIPT = """import torch
+import torch.nn as nn
+from trainer import Trainer
+
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.body = nn.Linear(4, 8)
+        self.head = nn.Linear(8, 2)
+
+    def forward(self, x):
+        return self.head(torch.relu(self.body(x)))
+
+
+trainer = Trainer(Net())
+trainer.new_head(3)
+trainer.epoch([(torch.randn(8, 4), torch.randint(0, 3, (8,))) for _ in range(4)])
+"""
+
+
+def test_layers_replaced_by_an_imported_method_after_its_optimizer_was_built(tmp_path):
+    # transfer-nlp: a trainer's finetune_last_layer() swaps the head, the optimizer its
+    # __init__ built still holds the old (frozen) parameters
+    _write(tmp_path, {"trainer.py": STALE_TRAINER, "train.py": STALE_SCRIPT})
+    [f] = _check(tmp_path / "train.py").findings
+    assert (f.code, f.span.start.line, f.span.path) == ("GG402", 17, None)
+    assert f.message.render() == (
+        "`trainer.new_head(3)` builds layers of `self.model` again, after `self.optimizer` "
+        "took their parameters (line trainer.py:8): the backward reaches the new layers, the "
+        "optimizer steps the old ones, so they do not train. Build the optimizer after this "
+        "line")
+    assert [(r.span.path, r.span.start.line) for r in f.related] == [
+        (str(tmp_path / "trainer.py"), 8), (str(tmp_path / "trainer.py"), 20)]
+    # the head swapped before the trainer (and its optimizer) is built: it trains
+    _write(tmp_path, {"train.py": STALE_SCRIPT.replace(
+        "trainer = Trainer(Net())\ntrainer.new_head(3)\n",
+        "net = Net()\nnet.head = nn.Linear(8, 3)\ntrainer = Trainer(net)\n")})
+    assert _check(tmp_path / "train.py").findings == ()

@@ -603,3 +603,36 @@ def test_an_accumulator_emptied_every_few_iterations_keeps_graphs_until_then():
         "`running_loss` accumulates `loss` with its autograd graph: every iteration's graph "
         "stays in memory"]
 
+
+def test_layers_built_again_in_forward_are_reported_where_they_are_built():
+    # a forward that makes its layers on every call: the optimizer holds __init__'s
+    program = """\
+        import torch
+        import torch.nn as nn
+
+
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.fc = nn.Linear(4, 2)
+
+            def forward(self, x):
+                self.fc = nn.Linear(4, 2)
+                return self.fc(x)
+
+
+        model = Net()
+        opt = torch.optim.SGD(model.parameters(), lr=0.1)
+        for _ in range(3):
+            opt.zero_grad()
+            model(torch.randn(8, 4)).pow(2).mean().backward()
+            opt.step()
+        """
+    assert _found(program) == [(
+        "GG402", 11, "`self.fc = nn.Linear(4, 2)` builds layers of `model` again inside the "
+        "loop, after `opt` took their parameters (line 16): the backward reaches the new "
+        "layers, the optimizer steps the old ones, so they do not train. Build the layers "
+        "once, before the optimizer takes them")]
+    # built once in __init__ only: it trains
+    assert _found(program.replace("x):\n                self.fc = nn.Linear(4, 2)\n",
+                                  "x):\n")) == []

@@ -165,9 +165,11 @@ class Step:
     then), modules)`` when the gradients are known: the last ``zero_grad()`` that set
     them to None and the modules the backwards since reached, else None; ``frames``: the
     analysis frames at the step, as in :class:`Hazard` (where a step in an imported
-    module was reached from this file); ``rebound``: ``(name, statement)`` when a name the
-    optimizer took the parameters of (``SGD(rnn.parameters())``) holds another module now,
-    bound by that statement (``rnn = RNN(...)`` after the optimizer was built)."""
+    module was reached from this file); ``rebound``: ``(name, statement, False)`` when a
+    name the optimizer took the parameters of (``SGD(rnn.parameters())``) holds another
+    module now, bound by that statement (``rnn = RNN(...)`` after the optimizer was
+    built); ``(name, frames, in_loop)`` when layers of it were built again
+    (``Interpreter._rebound_model``)."""
 
     node: cst.CSTNode
     trained: object

@@ -88,7 +88,8 @@ class Interpreter(PythonSemantics, Calls, ControlFlow, Unswitching, ImportSemant
         self.entry_envs: dict = {}
         # (object, attribute) pairs once assigned a value computed from their own old one
         self.self_updated: set = set()
-        # module ref -> (id, frames) of the assignment that replaced it as a submodule
+        # module ref -> (id, frames, loop passes) of the assignment that replaced it as a
+        # submodule
         self.replaced_modules: dict = {}
         # attribute key -> {statement that stored a graph there: the segments it stored}
         self.attr_stores: dict = {}

@@ -362,7 +362,8 @@ class PythonSemantics:
                     # an optimizer built before holds the old one's parameters
                     for r in module_refs(old.val):
                         self.replaced_modules[r] = (next(self._ids), tuple(
-                            (f.stmt, f.func) for f in self.frames))
+                            (f.stmt, f.func) for f in self.frames),
+                            tuple(p for _, p in self.loop_stack))
                 self.state.env[akey] = Binding(val, stmt)
                 self.released(akey, val)
                 if val.kind == "module":

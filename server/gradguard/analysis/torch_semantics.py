@@ -745,20 +745,25 @@ class TorchSemantics:
 
     def _rebound_model(self, trained: Trained) -> tuple | None:
         """Where the model an optimizer took the parameters of was built again after it
-        (the optimizer still holds the first one's parameters): ``(name, statement)``
-        when a variable it took them from holds another module now; ``(name, frames)``
-        when one of the modules' submodules was replaced since (``model.reset()``
-        building its layers anew), the frames as there; else None."""
+        (the optimizer still holds the first one's parameters): ``(name, statement,
+        False)`` when a variable it took them from holds another module now; ``(name,
+        frames, again)`` when one of the modules' submodules was replaced since
+        (``model.reset()`` building its layers anew), the frames as there, ``again``: in
+        a pass of a loop the step runs in that started after the optimizer was built (a
+        ``forward`` that builds its layers on every call); else None."""
         for name, key in trained.keys:
             b = self.state.env.get(key)
             if b is not None and b.stmt is not None and b.val.kind == "module" and \
                     module_refs(b.val) and not set(module_refs(b.val)) & trained.refs:
-                return name, b.stmt
+                return name, b.stmt, False
         if trained.names and len(trained.names) == 1:
-            for r in sorted(trained.mods, key=repr):
-                rec = self.replaced_modules.get(r)
-                if rec is not None and rec[0] > trained.built:
-                    return next(iter(trained.names)), rec[1]
+            recs = [self.replaced_modules.get(r) for r in trained.mods]
+            for rec in sorted((r for r in recs if r is not None), key=lambda r: r[0]):
+                if rec[0] > trained.built:  # (the first replaced since)
+                    loops = {self.pass_loop.get(p) for _, p in self.loop_stack}
+                    again = any(p > trained.built and self.pass_loop.get(p) in loops
+                                for p in rec[2])
+                    return next(iter(trained.names)), rec[1], again
         return None
 
     def _module_zero_grad(self, call, ref, flag) -> None:

@@ -293,7 +293,8 @@ def _finding(interp: Interpreter, st: Step, verdict, src: Source) -> Finding:
             N_("the optimizer took the parameters `{modules}` had here"), {"modules": names})))
     at = silencer if silencer is not None else st.node
     again = _built_again(st, src) if silencer is None else None
-    fix = _build_optimizer_after(st, again[1], src) if again is not None else \
+    fix = (_build_optimizer_after(st, again[1], src) if again[2] != "loop" else None) \
+        if again is not None else \
         _fix(interp, st, backs, mods, src) or _stack_fix(cuts, src)
     if silencer is None and zero is None and len(cuts) == 1 and \
             cuts[0].kind in ("detach", "data", "item", "factory") and \
@@ -313,14 +314,22 @@ def _finding(interp: Interpreter, st: Step, verdict, src: Source) -> Finding:
     if again is not None:
         # the model built again after the optimizer took its parameters: reported where it
         # is built again (the optimizer belongs after it)
-        name, at, whole = again
-        if whole:
+        name, at, kind = again
+        if kind == "whole":
             message = Message(N_("`{name}` is built again here, after `{optimizer}` took the "
                                  "parameters of the previous `{name}` (line {line}): the "
                                  "backward reaches this one, the optimizer steps the old one, "
                                  "so `{name}` does not train. Build the optimizer after this "
                                  "line"), {"name": name, "optimizer": opt,
                                            "line": src.line_ref(st.trained.site)})
+        elif kind == "loop":
+            message = Message(N_("`{code}` builds layers of `{name}` again inside the loop, "
+                                 "after `{optimizer}` took their parameters (line {line}): the "
+                                 "backward reaches the new layers, the optimizer steps the old "
+                                 "ones, so they do not train. Build the layers once, before the "
+                                 "optimizer takes them"),
+                              {"code": src.code(at, 40), "name": name, "optimizer": opt,
+                               "line": src.line_ref(st.trained.site)})
         else:
             message = Message(N_("`{code}` builds layers of `{name}` again, after "
                                  "`{optimizer}` took their parameters (line {line}): the "
@@ -339,28 +348,33 @@ def _finding(interp: Interpreter, st: Step, verdict, src: Source) -> Finding:
 
 
 def _built_again(st: Step, src: Source) -> tuple | None:
-    """``(name, node, whole)`` when the model the step's optimizer took the parameters
-    of was built again after it, at ``node`` in this file: ``whole``, the variable bound
-    to a new model; else layers of it replaced (in a call made at ``node``)."""
+    """``(name, node, kind)`` when the model the step's optimizer took the parameters
+    of was built again after it, at ``node`` in this file: ``kind`` "whole", the
+    variable bound to a new model; "layers", layers of it replaced (in a call made at
+    ``node``); "loop", layers of it replaced inside the loop that steps it (``node``:
+    the statement of this file nearest the replacement, a ``forward`` building its
+    layers on every call)."""
     if st.rebound is None or st.trained is None or st.trained.site is None:
         return None
-    name, where = st.rebound
+    name, where, in_loop = st.rebound
     site = src.span(st.trained.site)
     if isinstance(where, tuple):
         # the statement on the way to the replacement that runs in the function (or the
-        # module body) that built the optimizer: where building it instead would help
+        # module body) that built the optimizer: where building it instead would help;
+        # when that is another file's, the last one of this file on the way
         stmts = [s for s, func in where if s is not None and src.span(s).path is None and
-                 (func is None or _encloses(src.span(func), site))]
-        if not stmts or site.path is not None:
+                 (func is None or in_loop or site.path is not None or
+                  _encloses(src.span(func), site))]
+        if not stmts:
             return None
-        where, whole = stmts[-1], False
+        where, kind = stmts[-1], "loop" if in_loop else "layers"
     else:
         if src.span(where).path is not None:
             return None
-        whole = True
+        kind = "whole"
     at = where.body[0] if isinstance(where, cst.SimpleStatementLine) and \
         len(where.body) == 1 else where
-    return name, at, whole
+    return name, at, kind
 
 
 def _build_optimizer_after(st: Step, at: cst.CSTNode, src: Source) -> Fix | None:
