@@ -636,3 +636,119 @@ def test_layers_built_again_in_forward_are_reported_where_they_are_built():
     # built once in __init__ only: it trains
     assert _found(program.replace("x):\n                self.fc = nn.Linear(4, 2)\n",
                                   "x):\n")) == []
+
+
+def test_a_list_of_losses_keeps_every_graph_though_each_loss_was_backpropagated():
+    # Deep RL in Action, appendix A: ``losses.append(loss)`` then ``loss.backward()``
+    program = """\
+        import torch
+
+        w = torch.randn(784, 10, requires_grad=True)
+        opt = torch.optim.SGD([w], lr=1e-4)
+        losses = []
+        for i in range(30):
+            loss = torch.nn.functional.cross_entropy(torch.rand(100, 784) @ w,
+                                                     torch.randint(0, 10, (100,)))
+            losses.append(loss)
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+        """
+    assert _found(program) == [(
+        "GG301", 9, "`losses` accumulates `loss` with its autograd graph: every iteration's "
+        "graph stays in memory")]
+    # a backward of them all (accumulated gradients) uses what the list holds
+    assert _found(program.replace("loss.backward()", "torch.stack(losses).sum().backward()")
+                  .replace("losses = []\n", "")
+                  .replace("for i in range(30):\n", "for i in range(30):\n    losses = []\n")
+                  ) == []
+
+
+def test_a_value_tested_not_to_be_a_tensor_holds_no_graph():
+    # pytorch-forecasting: ``{k: v.detach() if torch.is_tensor(v) else v for k, v in
+    # log.items()}`` of a dict whose values the engine cannot type one by one (the model's
+    # forward is not known: reduced from a report case)
+    program = """\
+        import torch
+        import torch.nn as nn
+
+
+        class BaseModel(nn.Module):
+            def __init__(self, loss=None):
+                self.loss = loss or nn.L1Loss()
+                self.outputs = []
+
+            def step(self, x, y):
+                out = self(x)
+                log = {"loss": self.loss(out["prediction"], y), "n": x["inputs"].size(0)}
+                return log, out
+
+
+        class Trainer:
+            def fit(self, model, batches):
+                for epoch in range(self.max_epochs):
+                    for batch in batches:
+                        log = model.training_step(batch)
+                        log["loss"].backward()
+
+
+        class Forecaster(BaseModel):
+            def __init__(self, **kwargs):
+                super().__init__(**kwargs)
+                self.head = nn.Linear(4, 4)
+
+            def training_step(self, batch):
+                x, y = batch
+                log, out = self.step(x, y)
+                self.outputs.append({k: (v.detach() if torch.is_tensor(v) else v)
+                                     for k, v in log.items()})
+
+
+        Trainer().fit(Forecaster(), [])
+        """
+    assert _found(program) == []
+    for kept in ("(v.detach() if torch.is_tensor(v) else v)",
+                 "(v if torch.is_tensor(v) else v.detach())",
+                 "(v.detach() if not torch.is_tensor(v) else v)"):
+        assert [c for c, _, _ in _found(program.replace(
+            "(v.detach() if torch.is_tensor(v) else v)", kept))] == (
+            [] if kept.startswith("(v.detach() if torch") else ["GG301"]), kept
+
+
+def test_hidden_states_of_one_forward_share_their_graph():
+    # layer-wise distillation (pytorch#40005): each layer's loss backpropagated in turn,
+    # through the layers below it, which the first backward freed
+    program = """\
+        import torch
+        import torch.nn as nn
+
+
+        class Encoder(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.embed = nn.Linear(10, 16)
+                self.layer = nn.ModuleList([nn.Linear(16, 16) for _ in range(3)])
+
+            def forward(self, x):
+                h = self.embed(x)
+                hidden_states = [h]
+                for blk in self.layer:
+                    h = h + blk(h)
+                    hidden_states.append(h)
+                return h, hidden_states
+
+
+        model = Encoder()
+        for step in range(3):
+            _, hidden = model(torch.randn(4, 10))
+            for i in range(3):
+                loss = hidden[i + 1].pow(2).mean()
+                loss.backward()
+        """
+    assert [(c, line) for c, line, _ in _found(program)] == [("GG103", 25)]
+    # one list per step, one element per step: each backward has a graph of its own
+    assert _found(program.replace(
+        "            _, hidden = model(torch.randn(4, 10))\n", "").replace(
+        "            for i in range(3):\n", "            for i in range(3):\n"
+        "                _, hidden = model(torch.randn(4, 10))\n")) == []
+

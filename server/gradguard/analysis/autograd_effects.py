@@ -356,7 +356,16 @@ class AutogradEffects:
         binding = self.state.env.get(rec.key) if rec.key is not None else None
         if binding is None or not binding.val.segs:
             return True
-        return bool(heads(binding.val.segs, self.segs) & segs)
+        held = heads(binding.val.segs, self.segs)
+        if binding.val.kind != "container":
+            return bool(held & segs)
+        # a list or dict holds each iteration's value: a backward holds them all
+        # (``torch.stack(losses).sum().backward()``), not one (``losses.append(loss);
+        # loss.backward()``): known once it holds a value of an earlier iteration, from
+        # the second pass of the loops it piles up across
+        if any(self.pass_index.get(p) == 0 for _, p in self.loop_stack if p in rec.passes):
+            return False
+        return held <= segs
 
     def _returned(self, val: Val) -> None:
         """A function returns ``val``: graphs it accumulated, that no backward freed, and

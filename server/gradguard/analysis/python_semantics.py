@@ -689,6 +689,45 @@ class PythonSemantics:
             if key is not None:
                 self.state.env.pop(key, None)
 
+    def _tensor_test(self, test: cst.BaseExpression) -> tuple[str | None, bool]:
+        """``(name, holds)`` for a test whether the variable ``name`` is a tensor
+        (``torch.is_tensor(v)``, ``isinstance(v, torch.Tensor)``; ``holds``: False under
+        ``not``), else ``(None, True)``."""
+        holds = True
+        while isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+            test, holds = test.expression, not holds
+        if not isinstance(test, cst.Call) or not test.args or \
+                not isinstance(test.args[0].value, cst.Name) or test.args[0].keyword:
+            return None, True
+        func = self.eval(test.func)
+        if len(test.args) == 1 and func.kind == "ns" and func.ref == "torch.is_tensor":
+            return test.args[0].value.value, holds
+        if len(test.args) == 2 and isinstance(test.func, cst.Name) and \
+                test.func.value == "isinstance" and self.lookup_key("isinstance") is None:
+            kind = self.eval(test.args[1].value)
+            if kind.kind == "ns" and kind.ref == "torch.Tensor":
+                return test.args[0].value.value, holds
+        return None, True
+
+    def _not_tensor(self, name: cst.Name) -> Val | None:
+        """``name`` where a test said it is no tensor: None when it surely is one (the
+        branch does not run); what the engine does not know the type of holds no graph
+        it can name (``v if not torch.is_tensor(v)`` of a dict's values)."""
+        v = self.eval(name)
+        if v.kind == "tensor":
+            return None
+        return Val("unknown") if v.kind == "unknown" else v
+
+    @staticmethod
+    def is_tensor(v: Val) -> Val:
+        """``torch.is_tensor(v)``, ``isinstance(v, torch.Tensor)``: True for a tensor,
+        False for a Python list, number or None, else an unknown bool."""
+        if v.kind == "tensor":
+            return Val("scalar", ref=True)
+        if v.kind in ("container", "tuple", "scalar", "none"):
+            return Val("scalar", ref=False)
+        return SCALAR
+
     def _isinstance(self, pos) -> Val:
         """``isinstance(obj, C)`` where ``C`` is a class of this program and ``obj`` a
         module or object whose class is known, or ``obj`` is a tensor and ``C`` a builtin
@@ -712,9 +751,9 @@ class PythonSemantics:
             if vals[1].kind == "ns" and vals[1].ref == "torch.Tensor":
                 return Val("scalar", ref=True)
             return SCALAR
-        if len(vals) == 2 and vals[0].kind in ("container", "tuple", "scalar", "none") and \
-                vals[1].kind == "ns" and vals[1].ref == "torch.Tensor":
-            return Val("scalar", ref=False)  # a Python list, number or None is no tensor
+        if len(vals) == 2 and vals[1].kind == "ns" and vals[1].ref == "torch.Tensor" and \
+                self.is_tensor(vals[0]) is not SCALAR:
+            return self.is_tensor(vals[0])
         found = self.nn_isinstance(vals[0], vals[1]) if len(vals) == 2 else None
         if found is not None:
             return found
@@ -893,7 +932,12 @@ class PythonSemantics:
             known = self.truth(self.eval(node.test))
             if known is not None:
                 return self.eval(node.body if known else node.orelse)
-            return join(self.eval(node.body), self.eval(node.orelse))
+            tested, holds = self._tensor_test(node.test)
+            vals = [self._not_tensor(e) if tested is not None and isinstance(e, cst.Name) and
+                    e.value == tested and holds is not sure else self.eval(e)
+                    for e, sure in ((node.body, True), (node.orelse, False))]
+            vals = [v for v in vals if v is not None]
+            return join(*vals) if len(vals) == 2 else vals[0]
         if isinstance(node, (cst.Tuple, cst.List, cst.Set)):
             vals = [self.eval(e.value) for e in node.elements]
             segs = frozenset().union(*(v.segs for v in vals)) if vals else EMPTY

@@ -258,6 +258,8 @@ class TorchSemantics:
                 scalars_only(pos[0][0]):
             # a copy of Python numbers and strings (a config dict): equal values
             return pos[0][0]
+        if path == "torch.is_tensor" and len(pos) == 1 and not kw:
+            return self.is_tensor(pos[0][0])  # (torch/__init__.py: isinstance(obj, Tensor))
         if path in ("torch.is_grad_enabled", "torch.autograd.grad_mode.is_grad_enabled") and \
                 not pos and not kw:
             # grad mode as this run has it (a root runs with grad enabled, as its callers
@@ -792,11 +794,14 @@ class TorchSemantics:
         old = self.state.env.get(key)
         new = join_all([recv] + vals)
         # what this iteration of the loop built and adds is that element's own
-        # graph (a list of per-iteration losses holds a graph per element)
+        # graph (a list of per-iteration losses holds a graph per element), when the
+        # container outlives the iteration (not ``hidden = [h]`` made in this pass,
+        # each of whose elements builds on the one before)
         cur = self.stamp()
         each = recv.each | frozenset(
             s for v in vals for s in v.segs
-            if self.segs[s].stamp[:len(cur)] == cur) if cur else recv.each
+            if self.segs[s].stamp[:len(cur)] == cur) \
+            if cur and key in self.entry_envs.get(cur[-1], ()) else recv.each
         one = attr in ("append", "appendleft", "extend") and len(pos) == 1 and \
             recv.kind == "container"
         shape = element_shape(recv, pos[0][0]) if one and attr != "extend" else None
