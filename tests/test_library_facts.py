@@ -752,3 +752,23 @@ def test_hidden_states_of_one_forward_share_their_graph():
         "            for i in range(3):\n", "            for i in range(3):\n"
         "                _, hidden = model(torch.randn(4, 10))\n")) == []
 
+
+def test_a_grad_mode_context_kept_in_a_variable_turns_grad_off_in_its_block():
+    # Lightning#19910: the trainer's test loop under ``ctx``, chosen between two
+    # contexts that both turn grad off; the test step refines a leaf by gradient steps
+    program = """\
+        import torch
+
+
+        def test(model, batches, fast):
+            model.eval()
+            ctx = torch.inference_mode() if fast else torch.no_grad()
+            with ctx:
+                for x, y in batches:
+                    x_hat = x.clone().requires_grad_(True)
+                    nll = (model(x_hat) - y).pow(2).mean()
+                    nll.backward()
+        """
+    assert [(c, line) for c, line, _ in _found(program)] == [("GG401", 11)]
+    # one of the two keeps grad on: not known
+    assert _found(program.replace("else torch.no_grad()", "else torch.enable_grad()")) == []

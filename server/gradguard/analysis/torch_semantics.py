@@ -73,7 +73,22 @@ class TorchSemantics:
 
     def _grad_context(self, expr) -> str | None:
         """"off" for no_grad()/inference_mode()/set_grad_enabled(False), "on" for
-        enable_grad()/set_grad_enabled(True), else None."""
+        enable_grad()/set_grad_enabled(True), else None. Also of ``ctx`` bound to one of
+        them in this frame (``ctx = torch.inference_mode() if fast else torch.no_grad()``,
+        then ``with ctx:``), and of a conditional expression of two of the same kind."""
+        if isinstance(expr, cst.IfExp):
+            kinds = {self._grad_context(e) for e in (expr.body, expr.orelse)}
+            return kinds.pop() if len(kinds) == 1 else None
+        if isinstance(expr, cst.Name):
+            key = self.lookup_key(expr.value)
+            b = self.state.env.get(key) if key is not None else None
+            st = b.stmt if b is not None else None
+            if isinstance(st, cst.SimpleStatementLine) and len(st.body) == 1 and \
+                    isinstance(st.body[0], cst.Assign) and len(st.body[0].targets) == 1 and \
+                    st.body[0].targets[0].target.deep_equals(expr) and \
+                    isinstance(st.body[0].value, (cst.Call, cst.IfExp)):
+                return self._grad_context(st.body[0].value)
+            return None
         if not isinstance(expr, cst.Call):
             return None
         path = self._path_of(expr.func)
