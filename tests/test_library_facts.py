@@ -753,6 +753,121 @@ def test_hidden_states_of_one_forward_share_their_graph():
         "                _, hidden = model(torch.randn(4, 10))\n")) == []
 
 
+LAYER_DATA = """\
+    import torch
+    from torch import nn
+    from torch.nn import functional as F
+
+
+    class MyLinear(nn.Module):
+        def __init__(self, n_in, n_out):
+            super().__init__()
+            self.weight = nn.Parameter(torch.randn(n_in, n_out))
+            self.bias = nn.Parameter(torch.randn(n_out))
+
+        def forward(self, X):
+            return F.relu(torch.matmul(X, self.weight.data) + self.bias.data)
+
+
+    net = nn.Sequential(MyLinear(8, 4), nn.Linear(4, 1))
+    trainer = torch.optim.SGD(net.parameters(), lr=0.05)
+    for epoch in range(5):
+        l = net(torch.randn(16, 8)).pow(2).mean()
+        trainer.zero_grad()
+        l.backward()
+        trainer.step()
+    """
+
+
+def test_a_layer_that_reads_its_own_weights_through_data_does_not_train():
+    # d2l's custom layer (d2l-en#2600): the head trains, the layer's parameters never
+    # get a gradient
+    result = analyze(textwrap.dedent(LAYER_DATA))
+    [f] = result.findings
+    assert (f.code, f.span.start.line, f.span.start.column) == ("GG402", 13, 38)
+    assert f.message.render() == (
+        "`self.weight.data` cuts `self.weight` out of the graph: `trainer` (line 22) steps "
+        "it, but no backward of this loop reaches it, so its gradient stays None and it "
+        "does not train")
+    [fix] = f.fixes
+    assert fix.preferred and [(e.span.start.line, e.span.start.column, e.span.end.column,
+                               e.new_text) for e in fix.edits] == [(13, 49, 54, ""),
+                                                               (13, 67, 72, "")]
+    # used with its graph: it trains; used also with it elsewhere: it trains
+    assert _found(LAYER_DATA.replace(".data", "")) == []
+    assert _found(LAYER_DATA.replace(
+        "+ self.bias.data)", "+ self.bias.data) + self.weight.sum()")) == []
+    # frozen on purpose: nothing to say
+    assert _found(LAYER_DATA.replace(
+        "    trainer = torch", "    net[0].requires_grad_(False)\n    trainer = torch")) == []
+
+
+def test_a_reentrant_checkpoint_of_inputs_without_grad_runs_its_layers_without_graph():
+    # pytorch-memonger#4: the first stage of a checkpointed network, on the image
+    program = """\
+        import torch
+        import torch.nn as nn
+        from torch.utils.checkpoint import checkpoint
+
+
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.stem = nn.Linear(8, 8)
+                self.head = nn.Linear(8, 2)
+
+            def forward(self, x):
+                h = checkpoint(self.stem, x, use_reentrant=True)
+                return self.head(h)
+
+
+        model = Net()
+        opt = torch.optim.SGD(model.parameters(), lr=0.1)
+        for step in range(3):
+            loss = model(torch.randn(4, 8)).pow(2).mean()
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+        """
+    assert _found(program) == [(
+        "GG402", 13, "No tensor given to `checkpoint(self.stem, x, use_reentran...` "
+        "requires grad, so this reentrant checkpoint runs `self.stem` without a graph: "
+        "`opt` (line 23) steps its parameters, but no backward of this loop reaches them, "
+        "so their gradients stay None and they do not train")]
+    assert _found(program.replace("use_reentrant=True", "use_reentrant=False")) == []
+
+
+def test_a_frozen_backbone_run_under_no_grad_in_forward_is_not_reported():
+    # cnn-lstm#6: the maintainer's intent; the LSTM and the head train
+    assert _found("""\
+        import torch
+        import torch.nn as nn
+
+
+        class CNNLSTM(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.cnn = nn.Linear(12, 8)
+                self.lstm = nn.LSTM(8, 4)
+                self.fc = nn.Linear(4, 2)
+
+            def forward(self, x):
+                with torch.no_grad():
+                    f = self.cnn(x)
+                out, _ = self.lstm(f)
+                return self.fc(out[-1])
+
+
+        model = CNNLSTM()
+        opt = torch.optim.Adam(model.parameters())
+        for step in range(3):
+            loss = model(torch.randn(5, 2, 12)).pow(2).mean()
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+        """) == []
+
+
 def test_a_grad_mode_context_kept_in_a_variable_turns_grad_off_in_its_block():
     # Lightning#19910: the trainer's test loop under ``ctx``, chosen between two
     # contexts that both turn grad off; the test step refines a leaf by gradient steps

@@ -65,6 +65,14 @@ class AutogradEffects:
                 wild = wild or r[1]
         return frozenset(params), wild
 
+    def _owners(self, store) -> frozenset:
+        """The modules that hold the ``nn.Parameter`` of ``store`` as an attribute (what a
+        graph from ``self.weight`` would reach), else nothing."""
+        if not isinstance(store, tuple) or store[0] != "p":
+            return EMPTY
+        return frozenset(k[1] for k, b in self.state.env.items()
+                         if k[0] == "@" and b.val.store == store and b.val.kind == "tensor")
+
     def no_grad_src(self) -> tuple | None:
         """The ``src`` of a value computed with grad mode off: the ``no_grad`` block (or
         decorated function) in force, None when grad mode is off for the engine's own
@@ -75,7 +83,7 @@ class AutogradEffects:
     def cut_value(self, kind: str, node, recv: Val, result: Val) -> Val:
         """``result`` (of ``.detach()``, ``.data``, ``.item()``...) known to have no graph,
         cut at ``node`` from ``recv``; a cut of a graph is logged for GG402."""
-        reach = self.reach_of(recv.segs)[0] if recv.segs else EMPTY
+        reach = self.reach_of(recv.segs)[0] if recv.segs else self._owners(recv.store)
         freed = self.state.freed
         cut = Cut(kind, node, recv.grad, reach,
                   any(s in freed and self.segs[s].saves for s in recv.segs))

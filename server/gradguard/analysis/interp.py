@@ -91,6 +91,8 @@ class Interpreter(PythonSemantics, Calls, ControlFlow, Unswitching, ImportSemant
         # module ref -> (id, frames, loop passes) of the assignment that replaced it as a
         # submodule
         self.replaced_modules: dict = {}
+        # ids of the ``checkpoint(...)`` calls run without grad (no input requires grad)
+        self.checkpoint_calls: set = set()
         # attribute key -> {statement that stored a graph there: the segments it stored}
         self.attr_stores: dict = {}
         self.accumulations: dict = {}

@@ -145,6 +145,7 @@ class TorchSemantics:
                 all(v.src is not None for v in tensors):
             self.no_grad += 1
             self.no_grad_sites.append(call)
+            self.checkpoint_calls.add(id(call))
             try:
                 return self.apply(call, fn, args, rest, None)
             finally:
@@ -199,6 +200,10 @@ class TorchSemantics:
                 if isinstance(site, cst.With):
                     # the block that turned grad mode off (in a caller, maybe)
                     self.cut_log.append((Cut("no_grad", site, True, frozenset({ref})),
+                                         self.stamp()))
+                elif id(site) in self.checkpoint_calls:
+                    # a reentrant checkpoint none of whose inputs requires grad
+                    self.cut_log.append((Cut("checkpoint", site, True, frozenset({ref})),
                                          self.stamp()))
                 self.cut_log.append((Cut("no_grad_call", call, True, frozenset({ref})),
                                      self.stamp()))

@@ -76,7 +76,9 @@ class Cut:
     "item" (a Python number: ``.item()``, ``float()``), "factory" (a new tensor:
     ``torch.tensor(...)``, ``torch.zeros(...)``, a non-differentiable op), "frozen" (a
     module whose parameters do not require grad, on inputs that do not), "grad" (the
-    gradients ``torch.autograd.grad`` returns without ``create_graph``).
+    gradients ``torch.autograd.grad`` returns without ``create_graph``), "checkpoint" (a
+    module called inside a reentrant ``checkpoint`` none of whose inputs requires grad:
+    ``node`` is the ``checkpoint(...)`` call).
     ``had_graph``: the cut value had a graph or was a grad leaf (removing the cut would
     give the result one); ``reach``: the modules whose parameters that graph reached;
     ``freed``: a backward had already freed tensors that graph saved (a backward through

@@ -11,6 +11,13 @@ engine does not follow, and every backward of the loop has a graph whose paramet
 knows (no parameter of an unknown module used directly). Reported at the step, or, when
 one explicit cut in the file (``.detach()``, ``.data``, ``.item()``, ``torch.tensor(...)``)
 is all that stands between those modules and the loss, at that cut, where the fix goes.
+
+Part of the modules an optimizer steps (``_cut_out``), while backwards reach the others: a
+layer whose forward reads its own parameters through ``.data`` / ``.detach()``, a reentrant
+``checkpoint`` of inputs that do not require grad; only when nothing else in the pass
+uses those modules with a graph, they are not frozen and nothing else writes their
+parameters (a target network's soft update). A module run under ``no_grad`` inside a
+forward is a frozen feature extractor as often as a bug: not reported.
 """
 
 from __future__ import annotations
@@ -137,8 +144,108 @@ def build_all(interp: Interpreter, src: Source) -> list[tuple[Finding, tuple]]:
     found = candidates(interp)
     out = [(_finding(interp, st, verdict, src), st.frames) for st, verdict in found]
     done = {id(st.node) for st, _ in found}
-    return out + [(_cleared_finding(st, src), st.frames) for st in cleared_steps(interp)
-                  if id(st.node) not in done]
+    out += [(_cleared_finding(st, src), st.frames) for st in cleared_steps(interp)
+            if id(st.node) not in done]
+    done |= {id(st.node) for st in cleared_steps(interp)}
+    return out + [(_cut_out_finding(st, verdict, src), st.frames)
+                  for st, verdict in cut_out_parts(interp) if id(st.node) not in done]
+
+
+def cut_out_parts(interp: Interpreter) -> list:
+    """The steps (their last record) whose modules are known, in every pass they ran in
+    :func:`_cut_out`, with its verdict ``(cut, parts)``, one per step."""
+    escaped = {r: interp._descendants({r}) for r in interp.escaped}
+    no_graph = {id(h.inner) for h in interp.no_graph}
+    by_node: dict = {}
+    for st in interp.step_recs:
+        by_node.setdefault(id(st.node), []).append(st)
+    out = []
+    for recs in by_node.values():
+        verdicts = [_cut_out(interp, st, escaped, no_graph) for st in recs]
+        if all(v is not None for v in verdicts):
+            out.append((recs[-1], verdicts[-1]))
+    return out
+
+
+def _cut_out(interp: Interpreter, st: Step, escaped: dict, no_graph: set):
+    """``(cut, parts, cuts)`` when the step's modules are known, the backwards of its loop
+    pass (each with a graph whose parameters the engine knows) reach some of them, and a
+    cut of that pass (``.data`` or ``.detach()`` of a parameter, a reentrant checkpoint of
+    inputs without grad) took the graph from ``parts``: some of them, with parameters of
+    their own, that no backward reaches, not frozen, nor written another way
+    (``load_state_dict``, ``p.data.copy_(...)``: a target network's soft update), nor used
+    with a graph elsewhere in the pass. The step updates those and they never get a
+    gradient (a layer whose forward reads ``self.weight.data``). ``cuts``: every such cut."""
+    p = st.stamp[-1] if st.stamp else None
+    cuts = [cut for cut, stamp in interp.cut_log
+            if cut.kind in ("data", "detach", "checkpoint") and cut.reach and
+            (p is None or p in stamp)]
+    if not cuts:
+        return None
+    mods = _known_modules(interp, st, escaped)
+    if mods is None:
+        return None
+    mods = interp._descendants(mods)
+    backs = [b for b in interp.backwards if p is None or p in b.stamp]
+    if not backs or any(b.wild or id(b.node) in no_graph for b in backs):
+        return None
+    reached = frozenset().union(*(b.reach for b in backs))
+    if not reached & mods or not any(c.reach & mods for c in cuts):
+        return None  # (none of them: the whole model, :func:`_unreached`)
+    quiet = set(interp.frozen | interp.maybe_frozen)
+    quiet |= {st[1] for st, v in interp.state.versions.items()
+              if v and isinstance(st, tuple) and st[0] == "param"}
+    # what a graph of the pass reached, whether a backward walked it or not: a module
+    # used with grad too may be reached by a way the engine lost
+    for sid, seg in interp.segs.items():
+        if p is None or p in seg.stamp:
+            r = interp.seg_reach.get(sid)
+            if r is not None:
+                quiet |= r[0]
+    found = []
+    for cut in cuts:
+        parts = set()
+        for r in cut.reach & mods:
+            below = interp._descendants({r})
+            if not below & (reached | quiet) and interp._has_parameters(r):
+                parts.add(r)
+        if parts and all(c.node is not cut.node for c, _ in found):
+            found.append((cut, frozenset(parts)))
+    return (found[0][0], found[0][1], tuple(c for c, _ in found)) if found else None
+
+
+def _cut_out_finding(st: Step, verdict, src: Source) -> Finding:
+    cut, _, cuts = verdict
+    opt = src.code(st.optimizer, 30)
+    if cut.kind == "checkpoint":
+        # (``checkpoint(fn, x)``: ``fn``)
+        what = cut.node.args[0].value if cut.node.args else cut.node
+        msgid = N_("No tensor given to `{code}` requires grad, so this reentrant checkpoint "
+                   "runs `{what}` without a graph: `{optimizer}` (line {line}) steps its "
+                   "parameters, but no backward of this loop reaches them, so their "
+                   "gradients stay None and they do not train")
+    else:
+        what = cut.node.value if isinstance(cut.node, cst.Attribute) else cut.node
+        if isinstance(what, cst.Call) and isinstance(what.func, cst.Attribute):
+            what = what.func.value  # (``self.weight.detach()``: ``self.weight``)
+        msgid = N_("`{code}` cuts `{what}` out of the graph: `{optimizer}` (line {line}) "
+                   "steps it, but no backward of this loop reaches it, so its gradient "
+                   "stays None and it does not train")
+    args = {"code": src.code(cut.node, 40), "what": src.code(what, 30), "optimizer": opt,
+            "line": src.line_ref(st.node)}
+    related = (Related(src.span(st.node), Message(N_("`{optimizer}` steps it here"),
+                                                  {"optimizer": opt})),)
+    local = src.span(cut.node).path is None
+    # each such cut of a parameter taken off (``self.weight.data`` -> ``self.weight``)
+    edits = [cut_removal(c.node, src) for c in cuts if c.kind in ("data", "detach")]
+    fix = Fix(Message(N_("Use the parameters themselves (without `.data` / `.detach()`), "
+                         "so that the backward reaches them"), {}),
+              tuple(e for e in edits if e is not None), preferred=True) \
+        if edits and None not in edits else None
+    return Finding(RULE.code, src.span(cut.node) if local else src.site(st.node),
+                   Message(msgid, args),
+                   related if local else (Related(src.span(cut.node), Message(
+                       N_("the graph is cut here"), {})),) + related, (fix,) if fix else ())
 
 
 def cleared_steps(interp: Interpreter) -> list:

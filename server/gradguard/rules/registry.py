@@ -33,7 +33,8 @@ def has_events(interp) -> bool:
     no position needs resolving)."""
     return bool(interp.hazards or interp.detaches or interp.inplace or
                 interp.accumulations or interp.retained_carries or interp.no_graph or
-                gg402.candidates(interp) or gg402.cleared_steps(interp))
+                gg402.candidates(interp) or gg402.cleared_steps(interp) or
+                gg402.cut_out_parts(interp))
 
 
 def text_facts(text: str) -> tuple:
