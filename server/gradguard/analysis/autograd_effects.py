@@ -369,11 +369,21 @@ class AutogradEffects:
             return bool(held & segs)
         # a list or dict holds each iteration's value: a backward holds them all
         # (``torch.stack(losses).sum().backward()``), not one (``losses.append(loss);
-        # loss.backward()``): known once it holds a value of an earlier iteration, from
-        # the second pass of the loops it piles up across
+        # loss.backward()``). In the first pass of the loops it piles up across it may
+        # hold this iteration's only: consumed until a later pass's backward holds fewer
+        key = id(rec.node)
         if any(self.pass_index.get(p) == 0 for _, p in self.loop_stack if p in rec.passes):
+            if held & segs:
+                self.consumed_first.add(key)
+                return True
             return False
-        return held <= segs
+        if held <= segs:
+            self.consumed_first.discard(key)
+            return True
+        if key in self.consumed_first:
+            self.consumed_first.discard(key)
+            self.consumed.discard(key)
+        return False
 
     def _returned(self, val: Val) -> None:
         """A function returns ``val``: graphs it accumulated, that no backward freed, and

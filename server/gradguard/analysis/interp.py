@@ -103,6 +103,10 @@ class Interpreter(PythonSemantics, Calls, ControlFlow, Unswitching, ImportSemant
         # env keys of containers whose length an enclosing ``if`` bounds (capped buffers)
         self.capped: list = []
         self.consumed: set = set()
+        # accumulations into a list consumed by a backward in a loop's first pass, when it
+        # held one element only: undone by a later pass's backward that holds fewer than
+        # all (``AutogradEffects._holds_accumulator``)
+        self.consumed_first: set = set()
         self.passes_with_backward: set = set()
         self.retained_carries: list = []
         self.saved_by: dict = {}
