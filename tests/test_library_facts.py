@@ -887,3 +887,52 @@ def test_a_grad_mode_context_kept_in_a_variable_turns_grad_off_in_its_block():
     assert [(c, line) for c, line, _ in _found(program)] == [("GG401", 11)]
     # one of the two keeps grad on: not known
     assert _found(program.replace("else torch.no_grad()", "else torch.enable_grad()")) == []
+
+
+def test_a_list_of_tensors_handed_to_a_model_is_never_detached_whole():
+    # msg-stylegan: a generator returning one image per scale, the discriminator taking
+    # the list; a list has no .detach(), so the fix recomputes the generator's output
+    program = """\
+        import torch
+        import torch.nn as nn
+
+
+        class G(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.a, self.b = nn.Linear(4, 4), nn.Linear(4, 4)
+
+            def forward(self, z):
+                return [self.a(z), self.b(z)]
+
+
+        class D(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.a, self.b = nn.Linear(4, 1), nn.Linear(4, 1)
+
+            def forward(self, imgs):
+                x, y = imgs
+                return self.a(x) + self.b(y)
+
+
+        g, d = G(), D()
+        g_opt = torch.optim.Adam(g.parameters())
+        d_opt = torch.optim.Adam(d.parameters())
+        for step in range(3):
+            fake = g(torch.randn(8, 4))
+            d_loss = d(fake).mean()
+            d_opt.zero_grad()
+            d_loss.backward()
+            d_opt.step()
+            g_loss = -d(fake).mean()
+            g_opt.zero_grad()
+            g_loss.backward()
+            g_opt.step()
+        """
+    result = analyze(textwrap.dedent(program))
+    [f] = result.findings
+    assert (f.code, f.span.start.line) == ("GG101", 35)
+    fix = next(x for x in f.fixes if x.preferred)
+    assert fix.title.render() == "Recompute `fake, g_loss` before this backward (a fresh graph)"
+    assert all(".detach()" not in e.new_text for e in fix.edits)

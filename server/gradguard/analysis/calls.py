@@ -388,8 +388,10 @@ class Calls:
         frame = Frame(fid, node, ref.frame, call=call, self_obj=self_val,
                       module_method=ref.cls is not None and ref.cls.is_module, gid=ref.gid)
         if call is not None:
+            # (the arguments a fix may detach: tensors, not a list of them)
             self.call_sites[frame.id] = (self.frame.id, call, tuple(
-                (n, v.segs) for v, n in list(pos) + list(kw.values()) if v.segs))
+                (n, v.segs) for v, n in list(pos) + list(kw.values())
+                if v.segs and v.kind == "tensor"))
         params = node.params
         names = [p for p in list(params.posonly_params) + list(params.params)]
         args = list(pos)
