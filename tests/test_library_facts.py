@@ -936,3 +936,46 @@ def test_a_list_of_tensors_handed_to_a_model_is_never_detached_whole():
     fix = next(x for x in f.fixes if x.preferred)
     assert fix.title.render() == "Recompute `fake, g_loss` before this backward (a fresh graph)"
     assert all(".detach()" not in e.new_text for e in fix.edits)
+
+
+def test_an_info_tuple_that_may_be_floats_on_one_path_stays_quiet():
+    # DI-engine's PPO: ``ppo_info`` from a known helper (``.item()`` floats under
+    # no_grad) on one branch, from one not known on another; logged through max()
+    program = """\
+        from collections import namedtuple
+
+        import torch
+        from fastloss import fast_loss
+
+        Info = namedtuple("Info", ["kl"])
+
+
+        def slow_loss(out):
+            with torch.no_grad():
+                kl = out.mean().item()
+            return out.pow(2).mean(), Info(kl)
+
+
+        def learn(model, opt, batches, fast):
+            infos = []
+            for x in batches:
+                out = model(x)
+                if fast:
+                    loss, info = fast_loss(out)
+                else:
+                    loss, info = slow_loss(out)
+                opt.zero_grad()
+                loss.backward()
+                opt.step()
+                infos.append({"loss": loss.item(), "kl": max(info.kl, 0.0)})
+            return infos
+
+
+        net = torch.nn.Linear(4, 4)
+        learn(net, torch.optim.SGD(net.parameters(), lr=0.1), [torch.randn(2, 4)] * 3, True)
+        """
+    assert _found(program) == []
+    assert _found(program.replace("max(info.kl, 0.0)", "info.kl")) == []
+    # the loss itself, with its graph: reported
+    assert [c for c, _, _ in _found(program.replace('"loss": loss.item()', '"loss": loss'))
+            ] == ["GG301"]

@@ -11,7 +11,7 @@ from gradguard.analysis.frames import (MAX_DEPTH, MAX_FOREIGN_DEPTH, MAX_FOREIGN
                                        Frame, FuncRef, Partial, TupleType, calls_in, dotted,
                                        is_global, literal_int, walk_scope)
 from gradguard.analysis.python_semantics import int_of, known_int, numeric_call, range_length
-from gradguard.analysis.values import (CALLABLE_KINDS, EMPTY, Alts, NONE, SCALAR, UNKNOWN, Binding,
+from gradguard.analysis.values import (CALLABLE_KINDS, EMPTY, MODEL_PART, Alts, NONE, SCALAR, UNKNOWN, Binding,
                                        Val, dict_items, dict_of, dict_of_pairs, dict_sure_keys, join,
                                        join_all, join_states, merge_src, module_refs,
                                        param_owners, store_parts)
@@ -333,6 +333,9 @@ class Calls:
         leaf = any(v.leaf for v in vals)
         if self.no_grad:
             return UNKNOWN
+        if segs and all(v.ref == MODEL_PART for v in vals if v.segs):
+            # (of values that may be plain numbers: ``max(info_a.kl, info_b.kl)``)
+            return Val("unknown", segs, leaf, MODEL_PART)
         return Val("unknown", segs, leaf) if segs or leaf else UNKNOWN
 
     def escape(self, vals) -> None:

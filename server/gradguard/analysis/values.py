@@ -405,8 +405,11 @@ def join(a: Val, b: Val) -> Val:
     if a is b or a == b:
         return a
     if MODEL_PART in (a.ref, b.ref) and all(
-            v.ref == MODEL_PART or v.kind in ("scalar", "none") for v in (a, b)):
-        # (``count = 0`` joined with a part of a model's output that may be a number)
+            v.ref == MODEL_PART or v.kind in ("scalar", "none") or
+            not v.segs and v.kind in ("tuple", "object") for v in (a, b)):
+        # (``count = 0`` joined with a part of a model's output that may be a number; an
+        # ``info`` tuple of floats one branch's known loss function returned, with what
+        # another's unknown one did)
         return Val("unknown", a.segs | b.segs, a.leaf or b.leaf, MODEL_PART)
     if "lazy" in (a.kind, b.kind) and "none" not in (a.kind, b.kind):
         options: list = []
