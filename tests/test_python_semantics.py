@@ -2689,3 +2689,9 @@ def test_gradients_through_forwarded_keywords_may_have_a_graph():
     assert [c for c, _, _ in _found(program.replace(
         "torch.autograd.grad(y, model.parameters(), **kwargs)",
         "torch.autograd.grad(y, model.parameters(), retain_graph=True)"))] == ["GG401", "GG401"]
+
+
+def test_a_global_declared_but_only_annotated_reads_as_unknown():
+    # mbrl's diagnostics: ``env__: gym.Env`` at module level, bound by another function
+    result = analyze("x: int\n\n\ndef f():\n    global x\n    return x.step()\n")
+    assert result.errors == () and result.findings == ()

@@ -199,7 +199,8 @@ class PythonSemantics:
 
     def read_name(self, name: str) -> Val:
         key = self.lookup_key(name)
-        if key is None:
+        if key is None or key not in self.state.env:
+            # (a ``global x`` only annotated at module level, ``x: gym.Env``: not bound)
             return UNKNOWN
         return self.read(key)
 

@@ -465,6 +465,11 @@ def _built_again(st: Step, src: Source) -> tuple | None:
         return None
     name, where, in_loop = st.rebound
     site = src.span(st.trained.site)
+    # (inside a ``forward``: on every call; ``model.reset()`` in the loop is a rebuild the
+    # code asks for, after which the optimizer belongs)
+    in_loop = in_loop and isinstance(where, tuple) and any(
+        isinstance(func, cst.FunctionDef) and func.name.value == "forward"
+        for _, func in where)
     if isinstance(where, tuple):
         # the statement on the way to the replacement that runs in the function (or the
         # module body) that built the optimizer: where building it instead would help;
