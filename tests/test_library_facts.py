@@ -979,3 +979,36 @@ def test_an_info_tuple_that_may_be_floats_on_one_path_stays_quiet():
     # the loss itself, with its graph: reported
     assert [c for c, _, _ in _found(program.replace('"loss": loss.item()', '"loss": loss'))
             ] == ["GG301"]
+
+
+def test_detach_of_an_object_that_holds_no_graph_is_not_a_discarded_tensor():
+    # deepspeed's weakref.finalize, stanza's io.TextIOWrapper: detach() unregisters or
+    # unhooks, and its result is meant to be dropped
+    assert _found("""\
+        import io
+        import sys
+        import weakref
+
+        import torch
+
+
+        def report(counts):
+            out = io.TextIOWrapper(sys.stdout.buffer, encoding="utf-8")
+            print(counts, file=out)
+            out.detach()
+
+
+        def watch(registry, t: torch.Tensor):
+            finalizer = registry.pop(t.data_ptr(), None)
+            if finalizer is not None:
+                finalizer.detach()
+            registry[t.data_ptr()] = weakref.finalize(t, registry.pop, t.data_ptr(), None)
+        """) == []
+    # a tensor's: reported
+    assert [c for c, _, _ in _found("""\
+        import torch
+
+        net = torch.nn.Linear(2, 2)
+        h = net(torch.randn(1, 2))
+        h.detach()
+        """)] == ["GG104"]

@@ -32,11 +32,13 @@ class TorchSemantics:
             recv = self.eval(expr.func.value)
             loop_target = recv.alias is not None or self._is_loop_target(expr.func.value)
             # an object of this file may define its own detach(); an unknown plain name
-            # may be one of those objects
+            # may be one of those objects, or, holding no graph, any object with a
+            # detach() (a ``weakref.finalize``, an ``io.TextIOWrapper``)
             own = any("detach" in c.methods for c in self.classes.values())
             tensor_like = recv.kind == "tensor" or (
-                recv.kind == "unknown" and (loop_target or not own or
-                                            not isinstance(expr.func.value, cst.Name)))
+                recv.kind == "unknown" and (loop_target or (
+                    recv.segs and not own if isinstance(expr.func.value, cst.Name)
+                    else True)))
             if tensor_like:
                 if id(line) not in self._seen_detach:
                     self._seen_detach.add(id(line))
