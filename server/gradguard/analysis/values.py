@@ -863,11 +863,14 @@ def _merge_version_guards(a: State, b: State, ca, cb) -> frozenset:
     has it or is at that version or below."""
     mine, theirs = set(a.version_guards), set(b.version_guards)
     if ca is not None:
-        for store in a.versions.keys() | b.versions.keys():
+        # (only the storages whose versions differ: states share most of theirs)
+        for store in {k for k, _ in a.versions.items() ^ b.versions.items()}:
             va, vb = a.versions.get(store, 0), b.versions.get(store, 0)
             if va > vb:
                 mine.add((store, vb, ca))
             elif vb > va:
                 theirs.add((store, va, cb))
-    return frozenset(g for g in mine if g in theirs or b.versions.get(g[0], 0) <= g[1]) | \
-        frozenset(g for g in theirs if a.versions.get(g[0], 0) <= g[1])
+    common = mine & theirs
+    return frozenset(common) | \
+        frozenset(g for g in mine - common if b.versions.get(g[0], 0) <= g[1]) | \
+        frozenset(g for g in theirs - common if a.versions.get(g[0], 0) <= g[1])
