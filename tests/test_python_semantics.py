@@ -2695,3 +2695,16 @@ def test_a_global_declared_but_only_annotated_reads_as_unknown():
     # mbrl's diagnostics: ``env__: gym.Env`` at module level, bound by another function
     result = analyze("x: int\n\n\ndef f():\n    global x\n    return x.step()\n")
     assert result.errors == () and result.findings == ()
+
+
+def test_a_join_of_joined_storages_stays_flat():
+    # deepspeed's stage_1_and_2.py: a tensor joined with itself pass after pass nested
+    # ("join", a, ("join", a, ...)) ever deeper (a 9 MB key after a minute)
+    from gradguard.analysis.values import Val, join, store_parts
+    a, b, c = (Val("tensor", store=("t", i)) for i in (1, 2, 3))
+    v = a
+    for other in (b, a, c, b, a) * 50:
+        v = join(v, other)
+    assert v.store == ("join", ("t", 1), ("t", 2), ("t", 3))
+    assert store_parts(v.store) == {("t", 1), ("t", 2), ("t", 3)}
+    assert join(a, a).store == ("t", 1)

@@ -476,26 +476,35 @@ def surely_not_none(v: Val) -> bool:
 
 def made_tensor(store) -> bool:
     """Whether ``store`` is the storage of a tensor an operation made (``("t", id)``), or
-    a join of such (``("join", a, b)``: ``a`` on one path, ``b`` on the other)."""
+    a join of such (``("join", a, b, ...)``: one of them on each path)."""
     return isinstance(store, tuple) and store[0] in ("t", "join")
 
 
 def store_parts(store) -> frozenset:
-    """The storages ``store`` may be: the two sides of a join, each once; else itself."""
+    """The storages ``store`` may be: the parts of a join, each once; else itself."""
     if isinstance(store, tuple) and store[0] == "join":
-        return store_parts(store[1]) | store_parts(store[2])
+        return frozenset().union(*(store_parts(p) for p in store[1:]))
     return frozenset((store,))
 
 
 def _join_stores(a: Val, b: Val):
     """The storage of a join of two tensors made by operations (``x = layers[k](x)`` in a
-    loop, each pass a new tensor): ``("join", a, b)``, one storage on every path, so that
+    loop, each pass a new tensor): ``("join", a, b, ...)``, one storage on every path, so that
     what is saved of the joined value and then changed in place through it is seen (two
     values joined from the same storages, in the same order, are the same tensor on
     every path); else None."""
     if a.kind == b.kind == "tensor" and made_tensor(a.store) and made_tensor(b.store):
-        return ("join", a.store, b.store)
+        if a.store == b.store:
+            return a.store
+        # flat, each storage once, in the order first met: joins of joins (a value
+        # joined again with itself pass after pass) do not nest ever deeper
+        parts = tuple(dict.fromkeys(_flat_join(a.store) + _flat_join(b.store)))
+        return ("join",) + parts
     return None
+
+
+def _flat_join(store) -> tuple:
+    return store[1:] if store[0] == "join" else (store,)
 
 
 def _join_params(a: Val, b: Val):
