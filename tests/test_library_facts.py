@@ -1012,3 +1012,32 @@ def test_detach_of_an_object_that_holds_no_graph_is_not_a_discarded_tensor():
         h = net(torch.randn(1, 2))
         h.detach()
         """)] == ["GG104"]
+
+
+def test_a_loop_counter_is_past_its_start_after_the_first_iteration():
+    # cherry-rl's PPO tests: the first epoch reuses the rollout's log-probs, every later
+    # one recomputes them under ``if epoch > 0:``
+    program = """\
+        import torch
+
+
+        def train(policy, states, actions, old_log_probs, advantages, epochs=4):
+            opt = torch.optim.Adam(policy.parameters())
+            new_log_probs = torch.distributions.Normal(policy(states), 1.0).log_prob(actions)
+            for epoch in range(epochs):
+                if epoch > 0:
+                    dist = torch.distributions.Normal(policy(states), 1.0)
+                    new_log_probs = dist.log_prob(actions)
+                loss = -((new_log_probs - old_log_probs).exp() * advantages).mean()
+                opt.zero_grad()
+                loss.backward()
+                opt.step()
+        """
+    assert _found(program) == []
+    for test in ("epoch != 0", "epoch >= 1", "not epoch == 0"):
+        assert _found(program.replace("epoch > 0", test)) == [], test
+    # recomputed from the third epoch on: the second walks the freed graph
+    assert [c for c, _, _ in _found(program.replace("epoch > 0", "epoch > 1"))] == ["GG103"]
+    # the index of enumerate counts the same way
+    assert _found(program.replace("for epoch in range(epochs):",
+                                  "for epoch, _ in enumerate(range(epochs)):")) == []

@@ -10,7 +10,8 @@ from gradguard.analysis import torchapi as T
 from gradguard.analysis.frames import (MAX_DEPTH, MAX_FOREIGN_DEPTH, MAX_FOREIGN_STEPS, ClassInfo,
                                        Frame, FuncRef, Partial, TupleType, calls_in, dotted,
                                        is_global, literal_int, walk_scope)
-from gradguard.analysis.python_semantics import int_of, known_int, numeric_call, range_length
+from gradguard.analysis.python_semantics import (COUNT, int_of, known_int, numeric_call,
+                                                 range_length)
 from gradguard.analysis.values import (CALLABLE_KINDS, EMPTY, MODEL_PART, Alts, NONE, SCALAR, UNKNOWN, Binding,
                                        Val, dict_items, dict_of, dict_of_pairs, dict_sure_keys, join,
                                        join_all, join_states, merge_src, module_refs,
@@ -140,8 +141,11 @@ class Calls:
                 # ``range(1, update_step)`` of known ints: how many times a loop runs
                 return Val("container", ref=("range", len(range(*bounds)), tuple(bounds)))
             if all(v.kind in ("scalar", "unknown") for v, _ in pos):
-                # ``range(x.size(0))``: ints, how many not known
-                return Val("container", ref=("range", None, None))
+                # ``range(x.size(0))``: ints, how many not known (from where and by how
+                # much, when known: a loop's later passes are past the start)
+                start = 0 if len(bounds) == 1 else bounds[0]
+                step = 1 if len(bounds) < 3 else bounds[2]
+                return Val("container", ref=("range", None, None, (start, step)))
         if isinstance(func, cst.Name) and func.value in ("bool", "int") and \
                 callee is UNKNOWN and not kw and len(pos) == 1:
             n = int_of(pos[0][0])
@@ -246,7 +250,8 @@ class Calls:
                     return Val("container", v.segs, v.leaf, elts=items, each=v.each)
                 if func_node.value == "zip" and any(range_length(x) == 0 for x in of):
                     return Val("container", ref=("range", 0, None))  # (``zip(range(0), xs)``)
-                parts = ([SCALAR] if func_node.value == "enumerate" else []) + \
+                parts = ([COUNT] if func_node.value == "enumerate" and len(pos) == 1 and
+                         not kw else [SCALAR] if func_node.value == "enumerate" else []) + \
                     [self._iterated(x) for x in of]
                 item = Val("tuple", v.segs, v.leaf, elts=tuple(parts))
                 return Val("container", v.segs, v.leaf, elts=(item,), each=v.each)

@@ -14,8 +14,8 @@ import libcst as cst
 from gradguard.analysis import torchapi as T
 from gradguard.analysis.frames import LOOP_PASSES, MAX_LOOP_NESTING, LoopCtx, literal_int, \
     dotted, literal_truth, string_value, walk_scope
-from gradguard.analysis.python_semantics import MAX_ELTS, known_strings, int_of, known_int, \
-    names_in, range_length
+from gradguard.analysis.python_semantics import MAX_ELTS, counter_start, int_of, known_int, \
+    known_strings, names_in, pass_counter, range_length
 from gradguard.analysis.values import EMPTY, NONE, SCALAR, UNKNOWN, Binding, Cond, State, Val, \
     dict_items, dict_sure_keys, join_states, known_object
 
@@ -351,11 +351,22 @@ class ControlFlow:
         forever = not is_for and (literal_truth(stmt.test) is True or (
             isinstance(stmt.test, cst.Integer) and literal_int(stmt.test) != 0))
 
+        counter = counter_start(it) if is_for and item.ref == "int" else None
+
+        def nth(k: int) -> Val:
+            # the element pass ``k`` gets; a counter (``for epoch in range(n)``, the index
+            # of ``enumerate``) is past its start in the later passes
+            v = self._nth_element(item, it.each, k)
+            if counter is not None:
+                return pass_counter(*counter, k)
+            if v.kind == "tuple" and v.elts and v.elts[0].ref == "count":
+                return replace(v, elts=(pass_counter(0, 1, k),) + v.elts[1:])
+            return v
+
         def run() -> list:
             passes = itertools.count()
             return self._run_loop(ctx, lambda: self._loop_body(
-                stmt, is_for,
-                self._nth_element(item, it.each, next(passes)) if is_for else None),
+                stmt, is_for, nth(next(passes)) if is_for else None),
                 once=forever or is_for and (self._not_empty(stmt.iter, it) or
                                             self._relied_on(stmt)),
                 leave=None if is_for else _never_left if forever else

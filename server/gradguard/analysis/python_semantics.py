@@ -88,6 +88,60 @@ def known_int(n: int) -> Val:
 SOME_INT = Val("scalar", ref="int")
 """A Python int of unknown value (an element of ``range(n)``)."""
 
+COUNT = Val("scalar", ref="count")
+"""The index ``enumerate(xs)`` gives: 0, 1, 2, ... (past 0 in a loop's later passes)."""
+
+
+def counter_start(it: Val) -> tuple | None:
+    """``(start, step)`` of the ints a ``range`` gives, when both are known and the step
+    is positive, else None."""
+    ref = it.ref if it.kind == "container" else None
+    if not isinstance(ref, tuple) or ref[0] != "range":
+        return None
+    if ref[2] is not None:
+        bounds = ref[2]
+        start, step = (0, 1) if len(bounds) == 1 else (bounds[0], 1) if len(bounds) == 2 \
+            else (bounds[0], bounds[2])
+    elif len(ref) > 3:
+        start, step = ref[3]
+    else:
+        return None
+    return (start, step) if start is not None and step is not None and step > 0 else None
+
+
+def pass_counter(start: int, step: int, k: int) -> Val:
+    """The loop counter in pass ``k``: at least ``start + step`` in the later passes (the
+    engine's second pass stands for every later iteration). In the first it is any of
+    them: that pass also stands for the iterations before one that a later one reads
+    (``if it >= warmup: memory.enqueue(emb)``, kept for the next iteration)."""
+    return SOME_INT if k == 0 else Val("scalar", ref=("int>=", start + step))
+
+
+def bounded_compare(op, a: Val, b: Val) -> bool | None:
+    """A comparison of an int known to be at least some bound with a known int
+    (``epoch > 0`` in every pass after the first), when it is decided."""
+    lo_a = a.ref[1] if a.kind == "scalar" and isinstance(a.ref, tuple) and \
+        a.ref[0] == "int>=" else None
+    lo_b = b.ref[1] if b.kind == "scalar" and isinstance(b.ref, tuple) and \
+        b.ref[0] == "int>=" else None
+    x, y = int_of(a), int_of(b)
+    if lo_a is not None and y is not None:
+        if op in (operator.gt, operator.ne):
+            return True if lo_a > y else None
+        if op is operator.ge:
+            return True if lo_a >= y else None
+        if op is operator.eq:
+            return False if lo_a > y else None
+        if op is operator.lt:
+            return False if lo_a >= y else None
+        if op is operator.le:
+            return False if lo_a > y else None
+    if lo_b is not None and x is not None:
+        flipped = {operator.gt: operator.lt, operator.lt: operator.gt,
+                   operator.ge: operator.le, operator.le: operator.ge}.get(op, op)
+        return bounded_compare(flipped, b, a)
+    return None
+
 
 def int_of(v: Val) -> int | None:
     """The value of a known int, else None."""
@@ -887,6 +941,10 @@ class PythonSemantics:
             if a is not None and b is not None and compare is not None:
                 # two ints of known value (``update_step == 1``, ``k < n``): a known bool
                 return Val("scalar", ref=compare(a, b))
+            if len(rights) == 1 and compare is not None:
+                known = bounded_compare(compare, left, rights[0])
+                if known is not None:
+                    return Val("scalar", ref=known)
             if len(rights) == 1 and isinstance(node.comparisons[0].operator,
                                                (cst.Is, cst.IsNot)) and \
                     rights[0].kind == "none":
