@@ -1041,3 +1041,36 @@ def test_a_loop_counter_is_past_its_start_after_the_first_iteration():
     # the index of enumerate counts the same way
     assert _found(program.replace("for epoch in range(epochs):",
                                   "for epoch, _ in enumerate(range(epochs)):")) == []
+
+
+def test_the_eval_fix_never_turns_grad_off_for_a_function_that_also_trains():
+    # synthcity's fit: each epoch trains, then validates after model.eval()
+    program = """\
+        import torch
+        import torch.nn as nn
+
+
+        def fit(model, train_batches, val_batches, epochs=3):
+            optimizer = torch.optim.Adam(model.parameters())
+            for epoch in range(epochs):
+                model.train()
+                for xb, tb in train_batches:
+                    optimizer.zero_grad()
+                    loss = ((model(xb) - tb) ** 2).mean()
+                    loss.backward()
+                    optimizer.step()
+                model.eval()
+                valid_loss = 0
+                for xb, tb in val_batches:
+                    valid_loss += ((model(xb) - tb) ** 2).mean()
+                print(valid_loss.item())
+
+
+        fit(nn.Linear(4, 1), [(torch.randn(2, 4), torch.randn(2, 1))] * 2,
+            [(torch.randn(2, 4), torch.randn(2, 1))] * 2)
+        """
+    result = analyze(textwrap.dedent(program))
+    [f] = result.findings
+    assert (f.code, f.span.start.line) == ("GG303", 17)
+    assert [x.title.render() for x in f.fixes] == [
+        "Accumulate `((model(xb) - tb) ** 2).mean()` without its graph (.detach())"]

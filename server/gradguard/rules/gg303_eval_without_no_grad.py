@@ -80,15 +80,18 @@ _IMPORTS_TORCH = re.compile(
     r"[ \t]*(?:,|#|;|$)")
 
 
-def build(rec: Accumulation, src: Source) -> Finding:
-    """The GG303 finding at the accumulation, fixed by decorating the function."""
+def build(rec: Accumulation, src: Source, steps=()) -> Finding:
+    """The GG303 finding at the accumulation, fixed by decorating the function, unless
+    the function also trains (an optimizer step of ``steps`` ran in it: a ``fit`` that
+    validates after each epoch would no longer train)."""
     message = Message(N_("Evaluation after `model.eval()` keeps `{value}` with its graph: "
                          "run it under torch.inference_mode()"),
                       {"value": src.code(rec.value, 40) if rec.value is not None
                        else src.code(rec.acc, 40)})
     fixes = ()
     func = rec.frames[-1][2]
-    if func is not None and hasattr(func, "decorators") and \
+    trains = any(f is func for st in steps for _, _, f in st.frames)
+    if func is not None and hasattr(func, "decorators") and not trains and \
             names_torch(src.text_of(src.span(func).path)):
         fixes = (Fix(Message(N_("Run `{func}` under @torch.inference_mode()"),
                              {"func": func.name.value}),

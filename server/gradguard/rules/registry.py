@@ -103,7 +103,8 @@ def _builders(interp, src):
         if id(rec.node) in interp.consumed or not rec.passes:
             continue  # (consumed, or let go in each pass it was made in: released)
         if rec.eval_mode:
-            yield gg303.RULE.code, lambda r=rec: [gg303.build(r, src)], rec.frames
+            yield gg303.RULE.code, lambda r=rec: [gg303.build(r, src, interp.step_recs)], \
+                rec.frames
         elif rec.passes & interp.passes_with_backward:
             yield gg301.RULE.code, lambda r=rec: [gg301.build(r, src)], rec.frames
     for h in interp.no_graph:
