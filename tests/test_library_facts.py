@@ -1074,3 +1074,33 @@ def test_the_eval_fix_never_turns_grad_off_for_a_function_that_also_trains():
     assert (f.code, f.span.start.line) == ("GG303", 17)
     assert [x.title.render() for x in f.fixes] == [
         "Accumulate `((model(xb) - tb) ** 2).mean()` without its graph (.detach())"]
+
+
+def test_a_list_of_dicts_of_known_keys_keeps_each_key_apart():
+    # cherry-rl's spinning-up tests: one rollout entry per step, the actor's log-prob and
+    # the critic's value in separate keys, each loss over one key
+    program = """\
+        import torch
+        import torch.nn as nn
+
+
+        def update(actor: nn.Module, critic: nn.Module, states, returns, advantages):
+            actor_opt = torch.optim.Adam(actor.parameters())
+            critic_opt = torch.optim.Adam(critic.parameters())
+            D = []
+            for state in states:
+                D.append({"log_prob": actor(state), "value": critic(state)})
+            batch = {k: torch.cat([t[k] for t in D], dim=0) for k in D[0].keys()}
+            policy_loss = -(batch["log_prob"] * advantages).mean()
+            actor_opt.zero_grad()
+            policy_loss.backward()
+            actor_opt.step()
+            value_loss = (batch["value"] - returns).pow(2).mean()
+            critic_opt.zero_grad()
+            value_loss.backward()
+            critic_opt.step()
+        """
+    assert _found(program) == []
+    # both losses over the actor's entry: the second walks the freed graph
+    assert [(c, line) for c, line, _ in _found(program.replace(
+        '(batch["value"] - returns)', '(batch["log_prob"] - returns)'))] == [("GG101", 18)]

@@ -1177,6 +1177,13 @@ class PythonSemantics:
                 # index not tied to a loop pass (``losses[0]`` after the loop): which
                 # element's graph is not known, only what every element shares
                 el = self._element(base)
+                items = dict_items(el)
+                if items is not None and isinstance(el.ref, tuple):
+                    # (a dict of known keys: its keys, each value what all elements share)
+                    vals = tuple(replace(v, segs=v.segs - base.each, each=v.each - base.each)
+                                 for v in items[1])
+                    return Val(el.kind, el.segs - base.each, el.leaf,
+                               (el.ref[0], el.ref[1], vals) + tuple(el.ref[3:]), store=el.store)
                 return Val(el.kind, el.segs - base.each, el.leaf, store=el.store)
             return self._element(base)
         if base.kind == "scalar":

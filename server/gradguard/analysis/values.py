@@ -293,11 +293,13 @@ SCALAR = Val("scalar")
 def element_shape(container: Val, added: Val):
     """The ref a list keeps after ``append(added)``: ``("elem", t)`` when every element
     it holds is a tuple of known parts (``data.append((r, prob))``: a loop over it
-    unpacks ``r`` and ``prob`` apart), the parts joined, or the same nn module (one
+    unpacks ``r`` and ``prob`` apart), the parts joined, a dict of the same known keys
+    (``D.append({"log_prob": lp, "value": v})``), each key's values joined, or the same nn module (one
     constructor call run in each pass of a loop: ``stages.append(Stage(...))``, the
     module that stands for them all); else None."""
     module = added.kind == "module" and bool(module_refs(added))
-    if not module and (added.kind != "tuple" or not added.elts):
+    if not module and (added.kind != "tuple" or not added.elts) and \
+            not _keyed(added):
         return None
     if container.elts == ():  # an empty list literal
         return ("elem", added)
@@ -353,7 +355,16 @@ def _same_shape(a: Val, b: Val):
         return ("elem", join(a, b))
     if a.kind == b.kind == "module" and module_refs(a) and module_refs(b):
         return ("elem", join(a, b))
+    if _keyed(a) and _keyed(b) and set(dict_items(a)[0]) == set(dict_items(b)[0]):
+        joined = join(a, b)
+        return ("elem", joined) if _keyed(joined) else None
     return None
+
+
+def _keyed(v: Val) -> bool:
+    """Whether ``v`` is a dict of known string keys (``{"log_prob": lp, "value": v}``:
+    a list of such keeps each key's values apart)."""
+    return v.kind == "container" and len(dict_items(v) or ()) == 2
 
 
 def _join_dicts(a, b, sure: frozenset = frozenset()):
@@ -397,7 +408,7 @@ def _shape_of(v: Val) -> Val | None:
             return None
         shape = joined[1]
     return shape if shape.kind == "module" and module_refs(shape) or \
-        shape.kind == "tuple" and shape.elts else None
+        shape.kind == "tuple" and shape.elts or _keyed(shape) else None
 
 
 def join(a: Val, b: Val) -> Val:
