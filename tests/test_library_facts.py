@@ -1104,3 +1104,49 @@ def test_a_list_of_dicts_of_known_keys_keeps_each_key_apart():
     # both losses over the actor's entry: the second walks the freed graph
     assert [(c, line) for c, line, _ in _found(program.replace(
         '(batch["value"] - returns)', '(batch["log_prob"] - returns)'))] == [("GG101", 18)]
+
+
+def test_an_object_built_by_an_unknown_base_holds_its_arguments_graphs():
+    # cherry-rl: ``class Normal(torch.distributions.Normal)``, whose inherited
+    # ``rsample()`` keeps the graph of the mean it was built from
+    program = """\
+        import torch as th
+        import torch.nn as nn
+
+
+        class Normal(th.distributions.Normal):
+            def entropy(self):
+                return super().entropy().sum(-1)
+
+
+        class TanhNormal:
+            def __init__(self, mean, std):
+                self.normal = Normal(mean, std)
+
+            def rsample(self):
+                return th.tanh(self.normal.rsample())
+
+
+        class Policy(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.mean = nn.Linear(3, 2)
+
+            def forward(self, state):
+                return TanhNormal(self.mean(state), th.ones(2))
+
+
+        policy, qf = Policy(), nn.Linear(5, 1)
+        policy_opt = th.optim.Adam(policy.parameters())
+        for state in [th.randn(4, 3)] * 3:
+            actions = policy(state).rsample()
+            policy_loss = -qf(th.cat([state, actions], dim=1)).mean()
+            policy_opt.zero_grad()
+            policy_loss.backward()
+            policy_opt.step()
+        """
+    assert _found(program) == []
+    # sampled without a graph: the policy does not train
+    assert [c for c, _, _ in _found(program.replace(
+        "th.tanh(self.normal.rsample())", "th.tanh(self.normal.rsample().detach())"))
+            ] == ["GG402"]

@@ -4,6 +4,8 @@ interpreted inline in a new frame; builtins; torch through
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import libcst as cst
 
 from gradguard.analysis import torchapi as T
@@ -561,6 +563,16 @@ class Calls:
             given.update((k, v) for k, (v, _) in kw.items() if k in info.fields)
             for name, v in given.items():
                 self.state.env[("@", obj.ref, name)] = Binding(v, self.frame.stmt)
+        elif obj.kind == "object" and any(
+                (b not in self.classes or self.classes[b] is info) and b != "object"
+                for b in info.bases):
+            # ``class Normal(torch.distributions.Normal): ...`` built with the base's
+            # __init__, not known: it keeps its arguments somewhere, and what a method it
+            # inherits returns (``rsample()``) may hold their graphs
+            held = [v for v, _ in list(pos) + list(kw.values())]
+            segs = frozenset().union(*(v.segs for v in held)) if held else EMPTY
+            if segs:
+                return replace(obj, segs=segs)
         return obj
 
     def _class_attr(self, info: ClassInfo, name: str) -> Val | None:
