@@ -356,9 +356,9 @@ class ControlFlow:
         def nth(k: int) -> Val:
             # the element pass ``k`` gets; a counter (``for epoch in range(n)``, the index
             # of ``enumerate``) is past its start in the later passes
-            v = self._nth_element(item, it.each, k)
             if counter is not None:
                 return pass_counter(*counter, k)
+            v = self._nth_element(item, it.each, k)
             if v.kind == "tuple" and v.elts and v.elts[0].ref == "count":
                 return replace(v, elts=(pass_counter(0, 1, k),) + v.elts[1:])
             return v

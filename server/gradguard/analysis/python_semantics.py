@@ -807,8 +807,8 @@ class PythonSemantics:
                 return Val("scalar", ref=True)
             return SCALAR
         if len(vals) == 2 and vals[1].kind == "ns" and vals[1].ref == "torch.Tensor" and \
-                self.is_tensor(vals[0]) is not SCALAR:
-            return self.is_tensor(vals[0])
+                (known := self.is_tensor(vals[0])) is not SCALAR:
+            return known
         found = self.nn_isinstance(vals[0], vals[1]) if len(vals) == 2 else None
         if found is not None:
             return found

@@ -35,10 +35,9 @@ class TorchSemantics:
             # may be one of those objects, or, holding no graph, any object with a
             # detach() (a ``weakref.finalize``, an ``io.TextIOWrapper``)
             own = any("detach" in c.methods for c in self.classes.values())
-            tensor_like = recv.kind == "tensor" or (
-                recv.kind == "unknown" and (loop_target or (
-                    recv.segs and not own if isinstance(expr.func.value, cst.Name)
-                    else True)))
+            plain = isinstance(expr.func.value, cst.Name)
+            tensor_like = recv.kind == "tensor" or recv.kind == "unknown" and (
+                loop_target or not plain or bool(recv.segs) and not own)
             if tensor_like:
                 if id(line) not in self._seen_detach:
                     self._seen_detach.add(id(line))

@@ -120,18 +120,30 @@ def candidates(interp: Interpreter) -> list:
     verdicts ``(modules, backwards, pass)``."""
     if not interp.step_recs or not interp.backwards:
         return []
-    by_node: dict = {}
+    # (one step() of a loop over optimizers steps each in turn: each is judged alone)
+    return _judged(interp, lambda st: (id(st.node), st.trained.refs if st.trained is not None
+                                       else None),
+                   lambda st, escaped, no_graph: _unreached(interp, st, escaped, no_graph) or
+                   _unreached_since_clear(interp, st, escaped, no_graph))
+
+
+def _steps_by(interp: Interpreter, key) -> list:
+    """The records of ``interp``'s steps grouped by ``key(record)``, in order."""
+    groups: dict = {}
     for st in interp.step_recs:
-        # (one step() of a loop over optimizers steps each in turn: each is judged alone)
-        trains = st.trained.refs if st.trained is not None else None
-        by_node.setdefault((id(st.node), trains), []).append(st)
+        groups.setdefault(key(st), []).append(st)
+    return list(groups.values())
+
+
+def _judged(interp: Interpreter, key, verdict) -> list:
+    """``(last record, its verdict)`` of each group of step records (:func:`_steps_by`)
+    for which ``verdict(record, escaped, no_graph)`` holds of every record."""
     escaped = {r: interp._descendants({r}) for r in interp.escaped}
     no_graph = {id(h.inner) for h in interp.no_graph}
     out = []
-    for recs in by_node.values():
-        verdicts = [_unreached(interp, st, escaped, no_graph) or
-                    _unreached_since_clear(interp, st, escaped, no_graph) for st in recs]
-        if verdicts and all(v is not None for v in verdicts):
+    for recs in _steps_by(interp, key):
+        verdicts = [verdict(st, escaped, no_graph) for st in recs]
+        if all(v is not None for v in verdicts):
             out.append((recs[-1], verdicts[-1]))
     return out
 
@@ -144,41 +156,42 @@ def build_all(interp: Interpreter, src: Source) -> list[tuple[Finding, tuple]]:
     found = candidates(interp)
     out = [(_finding(interp, st, verdict, src), st.frames) for st, verdict in found]
     done = {id(st.node) for st, _ in found}
-    out += [(_cleared_finding(st, src), st.frames) for st in cleared_steps(interp)
+    cleared = cleared_steps(interp)
+    out += [(_cleared_finding(st, src), st.frames) for st in cleared
             if id(st.node) not in done]
-    done |= {id(st.node) for st in cleared_steps(interp)}
+    done |= {id(st.node) for st in cleared}
     return out + [(_cut_out_finding(st, verdict, src), st.frames)
                   for st, verdict in cut_out_parts(interp) if id(st.node) not in done]
 
 
 def cut_out_parts(interp: Interpreter) -> list:
-    """The steps (their last record) whose modules are known, in every pass they ran in
-    :func:`_cut_out`, with its verdict ``(cut, parts)``, one per step."""
-    escaped = {r: interp._descendants({r}) for r in interp.escaped}
-    no_graph = {id(h.inner) for h in interp.no_graph}
-    by_node: dict = {}
-    for st in interp.step_recs:
-        by_node.setdefault(id(st.node), []).append(st)
-    out = []
-    for recs in by_node.values():
-        verdicts = [_cut_out(interp, st, escaped, no_graph) for st in recs]
-        if all(v is not None for v in verdicts):
-            out.append((recs[-1], verdicts[-1]))
-    return out
+    """The steps (their last record) that, in every pass they ran in, leave part of
+    their modules without a gradient (:func:`_cut_out`), with the verdict ``(cut,
+    cuts)``, one per step."""
+    if not any(cut.kind in _PART_CUTS and cut.reach for cut, _ in interp.cut_log):
+        return []  # (no cut that could: nothing else to work out)
+    return _judged(interp, lambda st: id(st.node),
+                   lambda st, escaped, no_graph: _cut_out(interp, st, escaped, no_graph))
+
+
+# the cuts that take part of a model out of its loss: a parameter read through ``.data``
+# or ``.detach()``, a reentrant checkpoint of inputs that do not require grad
+_PART_CUTS = ("data", "detach", "checkpoint")
 
 
 def _cut_out(interp: Interpreter, st: Step, escaped: dict, no_graph: set):
-    """``(cut, parts, cuts)`` when the step's modules are known, the backwards of its loop
+    """``(cut, cuts)`` when the step's modules are known, the backwards of its loop
     pass (each with a graph whose parameters the engine knows) reach some of them, and a
     cut of that pass (``.data`` or ``.detach()`` of a parameter, a reentrant checkpoint of
     inputs without grad) took the graph from ``parts``: some of them, with parameters of
     their own, that no backward reaches, not frozen, nor written another way
     (``load_state_dict``, ``p.data.copy_(...)``: a target network's soft update), nor used
     with a graph elsewhere in the pass. The step updates those and they never get a
-    gradient (a layer whose forward reads ``self.weight.data``). ``cuts``: every such cut."""
+    gradient (a layer whose forward reads ``self.weight.data``). ``cut``: the first such
+    cut, ``cuts``: every one."""
     p = st.stamp[-1] if st.stamp else None
     cuts = [cut for cut, stamp in interp.cut_log
-            if cut.kind in ("data", "detach", "checkpoint") and cut.reach and
+            if cut.kind in _PART_CUTS and cut.reach and
             (p is None or p in stamp)]
     if not cuts:
         return None
@@ -193,8 +206,8 @@ def _cut_out(interp: Interpreter, st: Step, escaped: dict, no_graph: set):
     if not reached & mods or not any(c.reach & mods for c in cuts):
         return None  # (none of them: the whole model, :func:`_unreached`)
     quiet = set(interp.frozen | interp.maybe_frozen)
-    quiet |= {st[1] for st, v in interp.state.versions.items()
-              if v and isinstance(st, tuple) and st[0] == "param"}
+    quiet |= {store[1] for store, v in interp.state.versions.items()
+              if v and isinstance(store, tuple) and store[0] == "param"}
     # what a graph of the pass reached, whether a backward walked it or not: a module
     # used with grad too may be reached by a way the engine lost
     for sid, seg in interp.segs.items():
@@ -202,20 +215,16 @@ def _cut_out(interp: Interpreter, st: Step, escaped: dict, no_graph: set):
             r = interp.seg_reach.get(sid)
             if r is not None:
                 quiet |= r[0]
-    found = []
+    found: list = []
     for cut in cuts:
-        parts = set()
-        for r in cut.reach & mods:
-            below = interp._descendants({r})
-            if not below & (reached | quiet) and interp._has_parameters(r):
-                parts.add(r)
-        if parts and all(c.node is not cut.node for c, _ in found):
-            found.append((cut, frozenset(parts)))
-    return (found[0][0], found[0][1], tuple(c for c, _ in found)) if found else None
+        if any(not interp._descendants({r}) & (reached | quiet) and interp._has_parameters(r)
+               for r in cut.reach & mods) and all(c.node is not cut.node for c in found):
+            found.append(cut)
+    return (found[0], tuple(found)) if found else None
 
 
 def _cut_out_finding(st: Step, verdict, src: Source) -> Finding:
-    cut, _, cuts = verdict
+    cut, cuts = verdict
     opt = src.code(st.optimizer, 30)
     if cut.kind == "checkpoint":
         # (``checkpoint(fn, x)``: ``fn``)
@@ -251,10 +260,7 @@ def _cut_out_finding(st: Step, verdict, src: Source) -> Finding:
 def cleared_steps(interp: Interpreter) -> list:
     """The steps that, every time they ran, came right after their optimizer's
     ``zero_grad()`` with no backward in between (the last record of each)."""
-    by_node: dict = {}
-    for st in interp.step_recs:
-        by_node.setdefault(id(st.node), []).append(st)
-    return [recs[-1] for recs in by_node.values()
+    return [recs[-1] for recs in _steps_by(interp, lambda st: id(st.node))
             if all(r.cleared is not None and r.cleared[0] is recs[0].cleared[0] for r in recs)]
 
 
