@@ -1150,3 +1150,35 @@ def test_an_object_built_by_an_unknown_base_holds_its_arguments_graphs():
     assert [c for c, _, _ in _found(program.replace(
         "th.tanh(self.normal.rsample())", "th.tanh(self.normal.rsample().detach())"))
             ] == ["GG402"]
+
+
+def test_an_accumulated_graph_that_saves_no_tensor_keeps_nothing_alive():
+    # diffusers attend-and-excite: each latent is a view of a fresh leaf minus a step
+    # along a gradient autograd.grad returned without create_graph; the UNet's graph
+    # hangs from ``loss`` and autograd.grad freed it
+    program = """\
+        import torch
+
+
+        @torch.no_grad()
+        def denoise(unet, latents, timesteps, step_size=20.0):
+            for t in timesteps:
+                with torch.enable_grad():
+                    latents = latents.clone().detach().requires_grad_(True)
+                    updated = []
+                    for latent in latents:
+                        latent = latent.unsqueeze(0)
+                        loss = unet(latent, t).pow(2).mean()
+                        grad = torch.autograd.grad(loss, [latent])[0]
+                        latent = latent - step_size * grad
+                        updated.append(latent)
+                    latents = torch.cat(updated, dim=0)
+                latents = unet(latents, t)
+            return latents
+        """
+    assert _found(program) == []
+    # exp saves its result for backward: each iteration's result stays alive
+    assert _found(program.replace("latent = latent - step_size",
+                                  "latent = latent.exp() - step_size")) == [
+        ("GG301", 15, "`updated` accumulates `latent` with its autograd graph: every "
+                      "iteration's graph stays in memory")]

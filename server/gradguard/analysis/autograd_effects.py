@@ -258,6 +258,11 @@ class AutogradEffects:
                 not self._fresh_each_pass(key, c))
             if not passes:
                 return
+        if not any(self.segs[s].saves for s in val.segs if any(s > p for p in passes)):
+            # what these passes added to the graph saves no tensor (views of a leaf, sums
+            # and differences: ``latent = leaf[i].unsqueeze(0) - lr * grad``): holding it
+            # keeps a few nodes, not any iteration's activations
+            return
         self.mark()
         fr = self.frame
         if isinstance(value_node, cst.Name) and value_node.value in fr.arg_nodes and \
