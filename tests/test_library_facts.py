@@ -1182,3 +1182,44 @@ def test_an_accumulated_graph_that_saves_no_tensor_keeps_nothing_alive():
                                   "latent = latent.exp() - step_size")) == [
         ("GG301", 15, "`updated` accumulates `latent` with its autograd graph: every "
                       "iteration's graph stays in memory")]
+
+
+def test_a_float_default_decides_a_comparison_of_the_parameter():
+    # lerobot TD-MPC: in-place exploration noise on the saved tanh output only when
+    # ``std > 0``; the caller that trains passes the default 0.0, the one that passes a
+    # noise scale runs under no_grad
+    program = """\
+        import torch
+        import torch.nn as nn
+
+
+        class Model(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self._pi = nn.Linear(8, 2)
+
+            def pi(self, z, std: float = 0.0):
+                action = torch.tanh(self._pi(z))
+                if std > -0.0:
+                    action += torch.randn_like(action) * std
+                return action
+
+
+        class Policy(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.model = Model()
+
+            @torch.no_grad()
+            def plan(self, z):
+                return self.model.pi(z, 0.05)
+
+            def forward(self, z, target):
+                z = z.detach()
+                return (self.model.pi(z[:-1]) - target).pow(2).mean()
+        """
+    assert _found(program) == []
+    # trained with noise: tanh's saved result is changed before the backward
+    assert _found(program.replace("self.model.pi(z[:-1])", "self.model.pi(z[:-1], 1e-1)")) == [
+        ("GG202", 13, "In-place change of `action`, which `torch.tanh(self._pi(z))` (line 11) "
+                      "saved for backward")]

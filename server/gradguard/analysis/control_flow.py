@@ -40,8 +40,8 @@ class ControlFlow:
             return False
         if v.kind == "scalar" and isinstance(v.ref, bool):
             return v.ref
-        if v.kind == "scalar" and isinstance(v.ref, tuple) and v.ref[0] in ("str", "int"):
-            return bool(v.ref[1])  # a string or int of known value: true unless empty / 0
+        if v.kind == "scalar" and isinstance(v.ref, tuple) and v.ref[0] in ("str", "int", "float"):
+            return bool(v.ref[1])  # a string or number of known value: true unless empty / 0
         if v.kind == "tuple" and v.elts is not None and not v.nullable:
             return bool(v.elts)  # a tuple of known length
         if dict_sure_keys(v) and not v.nullable:

@@ -871,6 +871,9 @@ class PythonSemantics:
                 return Val("scalar", ref=("str", string_value(node)))
             if isinstance(node, cst.Integer):
                 return known_int(literal_int(node))
+            if isinstance(node, cst.Float):
+                # (a default ``std: float = 0.0`` is then known: ``if std > 0`` decided)
+                return _known_number(node.evaluated_value) or SCALAR
             return SCALAR
         if isinstance(node, cst.Attribute):
             return self.eval_attribute(node)
@@ -927,19 +930,20 @@ class PythonSemantics:
             if isinstance(node.operator, cst.Not):
                 known = self.truth(v)
                 return SCALAR if known is None else Val("scalar", ref=not known)
-            n = int_of(v)
+            n = _number_of(v)
             if n is not None and isinstance(node.operator, (cst.Minus, cst.Plus)):
-                return known_int(-n if isinstance(node.operator, cst.Minus) else n)
+                return _known_number(-n if isinstance(node.operator, cst.Minus) else n)
             if v.kind == "scalar":
                 return Val("scalar", src=v.src)  # ``-x.item()``: a number
             return self.op(node, "", [v], saves=False)
         if isinstance(node, cst.Comparison):
             left = self.eval(node.left)
             rights = [self.eval(c.comparator) for c in node.comparisons]
-            a, b = int_of(left), int_of(rights[0]) if len(rights) == 1 else None
+            a, b = _number_of(left), _number_of(rights[0]) if len(rights) == 1 else None
             compare = _COMPARISONS.get(type(node.comparisons[0].operator))
             if a is not None and b is not None and compare is not None:
-                # two ints of known value (``update_step == 1``, ``k < n``): a known bool
+                # two numbers of known value (``update_step == 1``, ``k < n``, ``std > 0``
+                # of a default ``std=0.0``): a known bool
                 return Val("scalar", ref=compare(a, b))
             if len(rights) == 1 and compare is not None:
                 known = bounded_compare(compare, left, rights[0])
