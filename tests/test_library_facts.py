@@ -1223,3 +1223,39 @@ def test_a_float_default_decides_a_comparison_of_the_parameter():
     assert _found(program.replace("self.model.pi(z[:-1])", "self.model.pi(z[:-1], 1e-1)")) == [
         ("GG202", 13, "In-place change of `action`, which `torch.tanh(self._pi(z))` (line 11) "
                       "saved for backward")]
+
+
+def test_a_rollout_buffer_emptied_where_the_update_runs_holds_no_stale_graph():
+    # cherry-rl's spinning-up tests (REINFORCE / actor-critic): the update runs at the end
+    # of an episode and empties the buffer; on the paths where it did not run, the buffer's
+    # graphs are neither freed nor built with parameters the step has changed since
+    program = """\
+        import torch
+
+
+        def train(env, actor, critic, steps, batch_size):
+            actor_opt = torch.optim.Adam(actor.parameters())
+            state, D = env.reset(), []
+            for step in range(steps):
+                log_prob = actor(state)
+                state, reward, done = env.step(log_prob.detach())
+                D.append(ENTRY)
+                if done and len(D) >= batch_size:
+                    batch = BATCH
+                    D = []
+                    policy_loss = -(LOG_PROB * reward).mean()
+                    actor_opt.zero_grad()
+                    policy_loss.backward()
+                    actor_opt.step()
+        """
+    tensors = program.replace("ENTRY", "log_prob").replace("BATCH", "torch.cat(D)").replace(
+        "LOG_PROB", "batch")
+    dicts = program.replace("ENTRY", "{'log_prob': log_prob, 'ret': torch.ones(1)}").replace(
+        "BATCH", "{k: torch.cat([t[k] for t in D]) for k in D[0].keys()}").replace(
+        "LOG_PROB", "batch['log_prob']")
+    for text in (tensors, dicts):
+        assert _found(text) == []
+        # never emptied: the next update walks the entries it already backpropagated
+        assert _found(text.replace("  D = []\n", "  pass\n")) == [
+            ("GG102", 16, "`policy_loss` reaches the previous iteration's graph through `D`, "
+                          "which the backward on line 16 freed in that iteration")]

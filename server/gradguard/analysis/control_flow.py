@@ -241,14 +241,24 @@ class ControlFlow:
         variable: on every path, either the variable let it go or it was not freed. So
         in the branch that holds it, the variable gets copies of those segments that no
         backward freed (the join loses which path is which; a variable both branches
-        hold it in still holds the freed one)."""
-        if a.dead or b.dead or a.freed.keys() == b.freed.keys():
+        hold it in still holds the freed one). The same for a graph whose saved tensors
+        one branch changed in place (an optimizer step after the update's backward:
+        ``if done: loss.backward(); opt.step(); D = []``): the copies saved them at the
+        version the join gives, as they were current (or stale) in the branch that holds
+        them."""
+        if a.dead or b.dead or (a.freed.keys() == b.freed.keys() and
+                                a.versions == b.versions):
             return
-        copies: dict = {}
         for holder, freer in ((a, b), (b, a)):
             only = freer.freed.keys() - holder.freed.keys()
+            # the storages the other branch changed beyond this one's version of them
+            shift = {st: v - holder.versions.get(st, 0) for st, v in freer.versions.items()
+                     if v > holder.versions.get(st, 0)}
+            if shift:
+                only = only | {sid for st in shift for sid in self.saved_by.get(st, ())}
             if not only:
                 continue
+            copies: dict = {}
             for key in list(holder.env.changed(freer.env)):
                 mine = holder.env.get(key)
                 if mine is None or not (mine.val.segs & only):
@@ -257,16 +267,20 @@ class ControlFlow:
                 held = theirs.val.segs if theirs is not None else EMPTY
                 swap = {sid for sid in mine.val.segs & only if sid not in held}
                 if swap:
-                    holder.env[key] = Binding(self._with_copies(mine.val, swap, copies),
-                                              mine.stmt)
+                    holder.env[key] = Binding(
+                        self._with_copies(mine.val, swap, copies, shift), mine.stmt)
 
-    def _with_copies(self, v: Val, swap: set, copies: dict) -> Val:
+    def _with_copies(self, v: Val, swap: set, copies: dict, shift: dict) -> Val:
         """``v`` (and its elements) with the segments in ``swap`` replaced by copies (one
-        copy per segment, shared by every value that gets one)."""
+        copy per segment, shared by every value that gets one), whose saved versions of
+        the storages in ``shift`` are moved up by as much."""
         def copy_of(sid: int) -> int:
             if sid not in copies:
                 cid = copies[sid] = next(self._ids)
-                self.segs[cid] = seg = replace(self.segs[sid], id=cid)
+                seg = self.segs[sid]
+                saved = tuple((st, ver + shift.get(st, 0)) for st, ver in seg.saved) \
+                    if shift else seg.saved
+                self.segs[cid] = seg = replace(seg, id=cid, saved=saved)
                 if sid in self.seg_reach:
                     self.seg_reach[cid] = self.seg_reach[sid]
                 for store, _ in seg.saved:
@@ -278,8 +292,15 @@ class ControlFlow:
             return segs - hit | {copy_of(sid) for sid in hit} if hit else segs
         if not (v.segs & swap):
             return v
-        return replace(v, segs=swapped(v.segs), each=swapped(v.each),
-                       elts=tuple(self._with_copies(e, swap, copies) for e in v.elts)
+        ref = v.ref
+        if isinstance(ref, tuple) and ref and ref[0] == "elem" and isinstance(ref[1], Val):
+            # (what each element of a list is: ``D.append({"log_prob": lp, ...})``)
+            ref = ("elem", self._with_copies(ref[1], swap, copies, shift))
+        elif isinstance(ref, tuple) and ref and ref[0] == "dict":
+            ref = ref[:2] + (tuple(self._with_copies(x, swap, copies, shift)
+                                   for x in ref[2]),) + ref[3:]
+        return replace(v, segs=swapped(v.segs), each=swapped(v.each), ref=ref,
+                       elts=tuple(self._with_copies(e, swap, copies, shift) for e in v.elts)
                        if v.elts else v.elts)
 
     def _refine(self, test, truth: bool) -> None:
