@@ -1259,3 +1259,62 @@ def test_a_rollout_buffer_emptied_where_the_update_runs_holds_no_stale_graph():
         assert _found(text.replace("  D = []\n", "  pass\n")) == [
             ("GG102", 16, "`policy_loss` reaches the previous iteration's graph through `D`, "
                           "which the backward on line 16 freed in that iteration")]
+
+
+def test_keys_a_loop_stores_in_a_lists_dicts_reach_each_element():
+    # cherry-rl spinning-up VPG: advantages stored into each transition dict under
+    # no_grad (``for t in reversed(D): t["advantage"] = ...``), then one batch per key:
+    # the policy loss reads the actor's entries, the value loss the critic's
+    program = """\
+        import torch
+        import torch.nn as nn
+
+
+        class ActorCritic(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.actor = nn.Linear(3, 1)
+                self.critic = nn.Linear(3, 1)
+
+            def forward(self, state):
+                return torch.distributions.Normal(self.actor(state), 1.0), self.critic(state)
+
+
+        agent = ActorCritic()
+
+
+        def train(agent, env, actor_opt, critic_opt):
+            state, D = env.reset(), []
+            for step in range(100):
+                policy, value = agent(state)
+                action = policy.sample()
+                log_prob = policy.log_prob(action)
+                state, reward, done = env.step(action)
+                D.append({'reward': torch.tensor([reward]), 'log_prob': log_prob, 'value': value})
+                if done:
+                    with torch.no_grad():
+                        for t in reversed(D):
+                            t['advantage'] = t['reward'] - t['value']
+                    batch = {k: torch.cat([t[k] for t in D]) for k in D[0].keys()}
+                    D = []
+                    policy_loss = -(batch['log_prob'] * batch['advantage']).mean()
+                    actor_opt.zero_grad()
+                    policy_loss.backward()
+                    actor_opt.step()
+                    value_loss = (batch['value'] - batch['reward']).pow(2).mean()
+                    critic_opt.zero_grad()
+                    value_loss.backward()
+                    critic_opt.step()
+
+
+        train(agent, None, torch.optim.Adam(agent.actor.parameters()),
+              torch.optim.Adam(agent.critic.parameters()))
+        """
+    assert _found(program) == []
+    # a key given the actor's graph: the value loss walks what the policy's backward freed
+    assert _found(program.replace(
+        "\n                    batch = {", "\n                    for t in D:\n"
+        "                        t['reward'] = t['reward'] + t['log_prob']\n"
+        "                    batch = {")) == [
+        ("GG101", 40, "`value_loss` is backpropagated through the graph of `log_prob` (built on "
+                      "line 23), which the backward on line 36 already freed")]

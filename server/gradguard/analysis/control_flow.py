@@ -420,7 +420,8 @@ class ControlFlow:
 
     def _iterated_holder(self, node, elements: bool = False) -> tuple | None:
         """The env key of the container a loop header walks through a view or a copy of
-        it (``d.values()``, ``d.items()``, ``list(d)``, ``sorted(d.keys())``); else None.
+        it (``d.values()``, ``d.items()``, ``list(d)``, ``sorted(d.keys())``, ``reversed(d)``);
+        else None.
         ``elements``: only when the loop's elements are the container's own values (a dict's
         ``values()``, not its keys or items)."""
         while isinstance(node, cst.Call):
@@ -433,7 +434,7 @@ class ControlFlow:
                                  self.state.env[key].val.kind != "container"):
                     return None  # (values() of an object that is not known to be a dict)
             elif isinstance(node.func, cst.Name) and len(node.args) == 1 and \
-                    node.func.value in ("list", "tuple", "sorted") and \
+                    node.func.value in ("list", "tuple", "sorted", "reversed") and \
                     node.args[0].keyword is None and not node.args[0].star and \
                     self.lookup_key(node.func.value) is None:
                 node = node.args[0].value

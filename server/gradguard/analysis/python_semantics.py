@@ -470,6 +470,11 @@ class PythonSemantics:
                         # (``d[k] += x`` is recorded as an augmented assignment)
                         self._accumulate(target, target.value,
                                          Val("tensor", val.segs - prev.segs), term)
+                    if old.val.alias is not None:
+                        # an element of a list of dicts, the loop's variable: the list's
+                        # elements get the key (``for t in reversed(D): t["adv"] = a``)
+                        slot = replace(slot, alias=old.val.alias)
+                        self._key_each_element(old.val.alias, index.ref[1], val)
                     self.state.env[key] = Binding(slot, old.stmt)
                 elif old.val.kind == "container" and old.val.segs and val.kind == "container" \
                         and not val.grad and (val.elts == () or dict_items(val) in ((), ((), ()))):
@@ -496,6 +501,34 @@ class PythonSemantics:
                                                   old.stmt)
         elif isinstance(target, cst.StarredElement):
             self.store(target.value, val, stmt)
+
+    def _key_each_element(self, holder, name: str, val: Val) -> None:
+        """The list of dicts of known string keys at env key ``holder`` after a loop over
+        it stored ``val`` under ``name`` in its elements: each element may hold it."""
+        b = self.state.env.get(holder)
+        if b is None or b.val.kind != "container":
+            return
+
+        def keyed(elem: Val) -> Val:
+            items = dict_items(elem)
+            if not items:
+                return elem
+            values = dict(zip(*items))
+            values[name] = join(values[name], val) if name in values else val
+            vals = tuple(values.values())
+            return Val("container", frozenset().union(*(v.segs for v in vals)),
+                       any(v.leaf for v in vals),
+                       ("dict", tuple(values), vals, dict_sure_keys(elem)),
+                       src=merge_src(vals))
+        ref = b.val.ref
+        if isinstance(ref, tuple) and ref[0] == "elem" and isinstance(ref[1], Val):
+            ref = ("elem", keyed(ref[1]))
+        elts = tuple(keyed(e) for e in b.val.elts) if b.val.elts else b.val.elts
+        if ref is b.val.ref and elts == b.val.elts:
+            return
+        self.state.env[holder] = Binding(replace(b.val, ref=ref, elts=elts,
+                                                 segs=b.val.segs | val.segs,
+                                                 leaf=b.val.leaf or val.leaf), b.stmt)
 
     @staticmethod
     def _dict_slot_stored(old: Val, index: Val | None, val: Val) -> Val | None:

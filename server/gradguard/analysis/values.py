@@ -347,15 +347,17 @@ def list_elements(v: Val) -> tuple | None:
 
 
 def _same_shape(a: Val, b: Val):
-    """``("elem", a joined with b)`` when both are tuples of as many parts, or both known
+    """``("elem", a joined with b)`` when both are tuples of as many parts, both known
     nn modules (``layers.append(ActNorm(d)); layers.append(Coupling(d))``: one of them
-    stands for each element), else None."""
+    stands for each element), or both dicts of known string keys, else None."""
     if a.elts is not None and b.elts is not None and len(a.elts) == len(b.elts) and \
             a.kind == b.kind == "tuple":
         return ("elem", join(a, b))
     if a.kind == b.kind == "module" and module_refs(a) and module_refs(b):
         return ("elem", join(a, b))
-    if _keyed(a) and _keyed(b) and set(dict_items(a)[0]) == set(dict_items(b)[0]):
+    if _keyed(a) and _keyed(b):
+        # (keys only some elements have: ``t["adv"] = a`` in a loop over the list, on
+        # one path; each key's values from the elements that have it)
         joined = join(a, b)
         return ("elem", joined) if _keyed(joined) else None
     return None
