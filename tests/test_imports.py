@@ -221,6 +221,28 @@ def test_looking_up_imports_starts_no_process(tmp_path, monkeypatch):
     assert f.code == "GG102"
 
 
+@pytest.mark.parametrize("imports", [
+    "import _native\n", "from ops import _kernels\n", "import ops._kernels\n",
+    "from nsops import _c\n", "import nsops._c\n"])
+def test_compiled_extensions_of_the_project_are_never_loaded(tmp_path, monkeypatch, imports):
+    """A compiled extension (``.so``) runs code when it is imported, and jedi imports one to
+    know what it holds: no look-up ever gets that far."""
+    import jedi.inference.compiled
+
+    suffix = ".cpython-311-x86_64-linux-gnu.so"
+    _write(tmp_path, {"model.py": MODEL, "ops/__init__.py": "from . import _kernels\n",
+                      "ops/_kernels" + suffix: "not a library", "_native" + suffix: "",
+                      "nsops/_c" + suffix: "",
+                      "train.py": TRAIN.format(module="model", more=imports, before="")})
+
+    def refuse(*args, **kwargs):
+        raise AssertionError(f"jedi loaded a compiled module: {kwargs}")
+
+    monkeypatch.setattr(jedi.inference.compiled, "load_module", refuse)
+    [f] = _check(tmp_path / "train.py").findings
+    assert (f.code, f.span.start.line) == ("GG102", 14)
+
+
 def test_a_script_imports_the_package_of_a_src_layout(tmp_path):
     _write(tmp_path, {".git/HEAD": "", "src/lmpkg/__init__.py": "", "src/lmpkg/model.py": MODEL,
                       "scripts/train.py": TRAIN.format(module="lmpkg.model", more="", before="")})
