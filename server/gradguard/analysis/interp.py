@@ -28,6 +28,8 @@ from gradguard.analysis.events import (Accumulation, Backward, DiscardedDetach, 
                                        InplaceHazard, NoGraph, Step)
 from gradguard.analysis.frames import MAX_STEPS, Budget, ClassInfo, Frame, FuncRef, LoopCtx, is_global
 from gradguard.analysis.import_semantics import ImportSemantics
+from gradguard.analysis.module_semantics import ModuleSemantics
+from gradguard.analysis.optimizers import OptimizerSemantics
 from gradguard.analysis.python_semantics import PythonSemantics
 from gradguard.analysis.torch_semantics import TorchSemantics
 from gradguard.analysis.unswitch import Unswitching
@@ -39,7 +41,8 @@ __all__ = ["Interpreter", "Hazard", "InplaceHazard", "Accumulation", "DiscardedD
 
 
 class Interpreter(PythonSemantics, Calls, ControlFlow, Unswitching, ImportSemantics,
-                  TorchSemantics, CliOptions, AutogradEffects):
+                  TorchSemantics, ModuleSemantics, OptimizerSemantics, CliOptions,
+                  AutogradEffects):
     """Interprets one file's roots (module code, functions, methods) and collects hazards.
 
     Use :meth:`run_module`, then :meth:`run_function` for each top-level function and

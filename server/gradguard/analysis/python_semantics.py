@@ -515,11 +515,7 @@ class PythonSemantics:
                 return elem
             values = dict(zip(*items))
             values[name] = join(values[name], val) if name in values else val
-            vals = tuple(values.values())
-            return Val("container", frozenset().union(*(v.segs for v in vals)),
-                       any(v.leaf for v in vals),
-                       ("dict", tuple(values), vals, dict_sure_keys(elem)),
-                       src=merge_src(vals))
+            return dict_of(tuple(values), tuple(values.values()), dict_sure_keys(elem))
         ref = b.val.ref
         if isinstance(ref, tuple) and ref[0] == "elem" and isinstance(ref[1], Val):
             ref = ("elem", keyed(ref[1]))
@@ -542,11 +538,8 @@ class PythonSemantics:
             return None
         values = dict(zip(*items))
         values[index.ref[1]] = val
-        vals = tuple(values.values())
-        return Val("container", frozenset().union(*(v.segs for v in vals)),
-                   any(v.leaf for v in vals),
-                   ("dict", tuple(values), vals, dict_sure_keys(old) | {index.ref[1]}),
-                   src=merge_src(vals))
+        return dict_of(tuple(values), tuple(values.values()),
+                       dict_sure_keys(old) | {index.ref[1]})
 
     @staticmethod
     def _stored_elts(old: Val, index: Val | None, val: Val):

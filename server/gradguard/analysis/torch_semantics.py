@@ -1,6 +1,7 @@
 """PyTorch semantics: calls of the torch API (factories, ops, ``torch.nn`` modules,
-optimizers, grad modes), module calls and tensor methods, as the tables of
-:mod:`gradguard.analysis.torchapi` describe them."""
+grad modes) and tensor methods, as the tables of :mod:`gradguard.analysis.torchapi`
+describe them (what optimizers do: :mod:`gradguard.analysis.optimizers`; nn modules as
+objects: :mod:`gradguard.analysis.module_semantics`)."""
 
 from __future__ import annotations
 
@@ -11,14 +12,15 @@ import libcst.matchers as match
 
 from gradguard.analysis import torchapi as T
 from gradguard.analysis import torchdb
-from gradguard.analysis.events import DiscardedDetach, Step
-from gradguard.analysis.frames import (ClassInfo, FuncRef, LoopCtx, Partial, Trained,
-                                       TupleType, calls_in, children_of, tuple_fields,
+from gradguard.analysis.events import DiscardedDetach
+from gradguard.analysis.frames import (ClassInfo, FuncRef, Partial, Trained,
+                                       TupleType, children_of, tuple_fields,
                                        dotted, is_global, literal_truth, string_value)
+from gradguard.analysis.module_semantics import copyable, is_super, module_dict_items, ref_kind
 from gradguard.analysis.python_semantics import MAX_ELTS, numeric_call
-from gradguard.analysis.values import (EMPTY, MODEL_OUTPUT, NONE, SCALAR, UNKNOWN, Alts, Binding, Cut, Val,
+from gradguard.analysis.values import (EMPTY, NONE, SCALAR, UNKNOWN, Alts, Binding, Cut, Val,
                                        dict_items, dict_of_pairs, dict_sure_keys, element_shape, join, join_all,
-                                       list_elements, merge_src, module_refs, param_owners, scalars_only,
+                                       merge_src, module_refs, param_owners, scalars_only,
                                        flag_modules)
 
 
@@ -122,15 +124,6 @@ class TorchSemantics:
             return v.ref + ("." + rest if rest else "")
         return name
 
-    def mark_cleared(self, opt) -> None:
-        """``opt.zero_grad()`` on this path: a step with no backward since updates
-        nothing. Kept in the state (``("#cleared", id)``: True after the zero_grad, False
-        after a backward), so that a step reached also by paths with a backward since
-        (``if accumulated != 0: opt.step()`` after a loop) is not taken for one."""
-        key = ("#cleared", id(opt))
-        self.cleared_keys.add(key)
-        self.state.env[key] = Binding(Val("scalar", ref=True), None)
-
     def _checkpointed(self, call, pos, kw) -> Val:
         """``checkpoint(fn, *args)``: ``fn(*args)``. With ``use_reentrant=True`` (the
         default when not given, torch/utils/checkpoint.py) its output has a graph only if
@@ -154,109 +147,6 @@ class TorchSemantics:
                 self.no_grad_sites.pop()
         return self.apply(call, fn, args, rest, None)
 
-    def module_call(self, call, callee: Val, pos) -> Val:
-        """Calling an nn.Module (or a model-like callable): its forward builds a graph
-        from its parameters and saves its inputs and parameters; recurrent modules return
-        ``(output, hidden)``; ``ReLU(inplace=True)`` and the like change their input."""
-        self._note_stale(pos)
-        ref = callee.ref if isinstance(callee.ref, tuple) else None
-        name = ref[1] if ref is not None and ref[0] == "nn" else None
-        info = self._class_of(callee) if name is None else None
-        if (name == "Sequential" or info is not None and info.container == "Sequential") \
-                and callee.elts and len(pos) == 1:
-            # a Sequential runs its children in order, each on the previous one's result
-            v, node = pos[0]
-            self.container_calls.add(id(call))
-            for child in callee.elts:
-                v = self.apply(call, child, [(v, node)], {}, call.func)
-                node = call
-            return v
-        label = dotted(call.func) or "model"
-        flag, where = self.inplace_flags.get(ref, (None, None)) if name is not None \
-            else (None, None)
-        if name is not None and (ref[3] if flag is None else flag) and pos:
-            # an in-place activation: same storage, one version newer
-            v = pos[0][0]
-            if v.store is not None:
-                ctor = where if where is not None else self.inplace_ctors.get(ref)
-                self.inplace_modules[id(call)] = ctor
-                # (a Sequential's call runs several: which one changed this tensor)
-                self.inplace_modules[(id(call), v.store)] = ctor
-                res = self.in_place(call, v, [])
-                if name in T.INPLACE_SAVES_OUTPUT and res.segs and not self.no_grad:
-                    # relu_ and friends backward from their result: the changed tensor
-                    saved = ((v.store, self.state.versions.get(v.store, 0)),)
-                    res = Val("tensor", self.new_seg(call, label, res.segs, True, (), saved),
-                              res.leaf, store=v.store)
-                return res
-        saves = T.MODULE_SAVES.get(name) if name is not None else "input"
-        if saves == "alias" and len(pos) == 1:
-            # Identity returns its input, Flatten a view of it: no node that saves
-            v = pos[0][0]
-            return v if v.kind == "tensor" else Val("tensor", v.segs, v.leaf, store=v.store,
-                                                    src=v.src)
-        if self.no_grad:
-            if ref is not None:
-                site = self.no_grad_sites[-1] if self.no_grad_sites else None
-                if isinstance(site, cst.With):
-                    # the block that turned grad mode off (in a caller, maybe)
-                    self.cut_log.append((Cut("no_grad", site, True, frozenset({ref})),
-                                         self.stamp()))
-                elif id(site) in self.checkpoint_calls:
-                    # a reentrant checkpoint none of whose inputs requires grad
-                    self.cut_log.append((Cut("checkpoint", site, True, frozenset({ref})),
-                                         self.stamp()))
-                self.cut_log.append((Cut("no_grad_call", call, True, frozenset({ref})),
-                                     self.stamp()))
-            # a torch.nn module's forward runs in the grad mode it is given; a model not
-            # known may turn grad mode on inside (torch.enable_grad() in its forward)
-            known = name is not None
-            return Val("tensor", store=self.fresh_store(),
-                       src=self.no_grad_src() if known else None)
-        if ref is not None and ref in self.frozen and not any(v.grad for v, _ in pos):
-            # (a frozen module on inputs that need no grad: no graph at all)
-            given = merge_src([v for v, _ in pos])
-            return Val("tensor", store=self.fresh_store(),
-                       src=None if given is None or ref in self.maybe_frozen
-                       else given + (Cut("frozen", call),))
-        inputs = tuple((node, v.segs) for v, node in pos
-                       if isinstance(node, (cst.Name, cst.Attribute, cst.Subscript)) and
-                       v.kind == "tensor" and v.segs)
-        parents = frozenset().union(*(v.segs for v, _ in pos)) if pos else EMPTY
-        # the module's own parameters are not part of src: a module call has a graph
-        src = merge_src([v for v, _ in pos]) if ref is not None else None
-        if name is not None and name.endswith("Loss") and not any(v.grad for v, _ in pos):
-            return Val("tensor", store=self.fresh_store(), src=src)
-        store = self.fresh_store()
-        if saves == "output":
-            if not any(v.grad for v, _ in pos):
-                return Val("tensor", store=store, src=src)
-            saved = ((store, 0),)
-        elif saves in ("mask", "none"):
-            if not any(v.grad for v, _ in pos):
-                return Val("tensor", store=store, src=src)
-            saved = ()
-        else:
-            # "input" saves the inputs; a torch.nn module the tables do not describe is
-            # only known to hold its parameters
-            saved = self.saved_of([v for v, _ in pos]) if saves == "input" else ()
-            keeps = T.PARAMS_SAVED.get(name, "always")
-            if ref is not None and name not in T.PARAMLESS_MODULES and (keeps == "always" or (
-                    keeps == "grad_input" and any(v.grad for v, _ in pos))):
-                saved += ((("param", ref), self.state.versions.get(("param", ref), 0)),)
-        segs = self.new_seg(call, label, parents, saves != "none", inputs, saved,
-                            frozenset(v.store for v, _ in pos if v.leaf and v.store is not None),
-                            ins=[v for v, _ in pos],
-                            module=False if name in T.PARAMLESS_MODULES else ref)
-        out = Val("tensor", segs, store=store, src=src,
-                  ref=MODEL_OUTPUT if name is None and info is None else None)
-        rec = T.RECURRENT_MODULES.get(name) if name else None
-        if rec == "tensor":
-            return Val("tuple", segs, elts=(out, out))
-        if rec == "tuple":
-            return Val("tuple", segs, elts=(out, Val("tuple", segs, elts=(out, out))))
-        return out
-
     def call_path(self, call, path: str, pos, kw) -> Val:
         """A call of an imported name (torch API or another library)."""
         parts = path.split(".")
@@ -273,7 +163,7 @@ class TorchSemantics:
                 dict_of_pairs(pos[0][0]) is not None:
             return dict_of_pairs(pos[0][0])
         if path == "copy.deepcopy" and len(pos) == 1 and pos[0][0].kind == "module" and \
-                (_copyable(pos[0][0].ref) or _ref_kind(pos[0][0].ref) == "self"):
+                (copyable(pos[0][0].ref) or ref_kind(pos[0][0].ref) == "self"):
             return self._copied_module(call, pos[0][0], {})
         if path in ("copy.deepcopy", "copy.copy") and len(pos) == 1 and not kw and \
                 scalars_only(pos[0][0]):
@@ -373,7 +263,7 @@ class TorchSemantics:
             if flag:
                 self.inplace_ctors[ref] = call
             # nn.ModuleDict({...}), nn.Sequential(OrderedDict([("fc", ...), ...])): named
-            items = _module_dict_items(pos) if name in ("ModuleDict", "Sequential") and \
+            items = module_dict_items(pos) if name in ("ModuleDict", "Sequential") and \
                 not kw else None
             children = tuple(v for _, v in items) if items else \
                 self._module_children(call, name, pos)
@@ -512,128 +402,6 @@ class TorchSemantics:
             return Val("tuple", segs, elts=tuple(result(e) for e in out.elts))
         return result(out)
 
-    def _module_children(self, call: cst.Call, name: str, pos) -> tuple | None:
-        """The submodules of ``nn.Sequential(a, b, *rest)`` / ``nn.ModuleList([a, b])``
-        in order, when every one is known to be a module; else None."""
-        if name not in T.MODULE_CONTAINERS:
-            return None
-        if not call.args:
-            return ()  # filled later (append, add_module)
-        if name == "ModuleList":
-            if len(call.args) != 1 or call.args[0].star or call.args[0].keyword:
-                return None
-            children = list_elements(pos[0][0])
-        else:
-            children = []
-            for arg, (v, _) in zip(call.args, pos):
-                if arg.keyword is not None:
-                    return None
-                if arg.star == "*":
-                    if isinstance(arg.value, (cst.Name, cst.Attribute)):
-                        v = self.eval(arg.value)
-                    if list_elements(v) is None:
-                        return None
-                    children.extend(list_elements(v))
-                else:
-                    children.append(v)
-        # (a list filled in a loop, ``layers += [ActNorm(d), Coupling(d)]``: one element,
-        # one of the modules appended, stands for them all)
-        if children is None or any(c.kind != "module" or not module_refs(c) for c in children):
-            return None
-        return tuple(children)  # (``nn.ModuleList([])``: filled later, as with no argument)
-
-    def _container_init(self, call: cst.Call, pos) -> None:
-        """``super().__init__(*layers)`` in a subclass of nn.Sequential / nn.ModuleList:
-        the object holds those children in order, as the container does
-        (torch/nn/modules/container.py): its attributes "0", "1", ..., its submodules,
-        and (:meth:`with_children`) the elements its call runs and a loop visits."""
-        obj = self.frame.self_obj
-        info = self._class_of(obj) if obj is not None else None
-        if info is None or info.container is None:
-            return
-        children = self._module_children(call, info.container, pos)
-        if not children:
-            return
-        self.submodules.setdefault(obj.ref, set()).update(
-            r for c in children for r in module_refs(c))
-        for i, child in enumerate(children):
-            self.state.env[("@", obj.ref, str(i))] = Binding(child, self.frame.stmt)
-        self.state.env[("@", obj.ref, CHILDREN)] = Binding(Val("container", elts=children),
-                                                            self.frame.stmt)
-
-    def with_children(self, obj: Val) -> Val:
-        """An instance of a subclass of an nn container, with the children its
-        ``__init__`` gave it as elements (see :meth:`_container_init`)."""
-        held = self.state.env.get(("@", obj.ref, CHILDREN))
-        return replace(obj, elts=held.val.elts) if held is not None else obj
-
-    def _grow_container(self, node, recv: Val, attr: str, pos) -> Val:
-        """``layers.append(m)`` / ``extend([a, b])`` / ``add_module("conv", m)`` on an
-        nn.ModuleList or nn.Sequential whose children are known: they run (are indexed)
-        in that order after them (torch/nn/modules/container.py); a child not known to be
-        a module makes them not known."""
-        if attr == "add_module":
-            added = [pos[1][0]] if len(pos) == 2 else None
-        elif attr == "extend":
-            added = list_elements(pos[0][0]) if len(pos) == 1 else None
-        else:
-            added = [pos[0][0]] if len(pos) == 1 else None
-        known = added is not None and all(c.kind == "module" and module_refs(c) for c in added)
-        grown = replace(recv, elts=recv.elts + tuple(added) if known else None)
-        if known:
-            self.submodules.setdefault(recv.ref, set()).update(
-                r for c in added for r in module_refs(c))
-            if attr == "add_module" and isinstance(pos[0][1], cst.SimpleString):
-                self.state.env[("@", recv.ref, string_value(pos[0][1]))] = Binding(
-                    added[0], self.frame.stmt)
-        else:
-            self.escape([v for v, _ in pos])
-        key = self.key_of(node)
-        if key is not None and key in self.state.env:
-            self.state.env[key] = Binding(grown, self.state.env[key].stmt)
-        return NONE
-
-    def _copied_module(self, call, module: Val, memo: dict) -> Val:
-        """``copy.deepcopy(net)``: a new module of the same class, its attributes copied,
-        its submodules copied in turn and its parameters new leaves of their own (the
-        copy trains apart from ``net``: a target network, a MAML learner's clone)."""
-        ref = module.ref
-        if ref in memo:
-            return Val("module", ref=memo[ref])
-        tag = (id(call),) + self.call_string()
-        if ref[0] == "nn":
-            new = ("nn", ref[1], tag + (ref[2],), ref[3], ref[4])
-        elif ref[0] == "obj":
-            new = ("obj", tag + ref[1], ref[2])
-        else:  # ("self", class key): the object a method runs on
-            new = ("obj", tag, ref[1])
-        memo[ref] = new
-        self.created.add(new)
-        if ref in self.inplace_ctors:
-            self.inplace_ctors[new] = self.inplace_ctors[ref]
-        if ref in self.frozen:
-            self.frozen.add(new)
-
-        def copied(v: Val) -> Val:
-            if v.kind == "module" and _copyable(v.ref):
-                return self._copied_module(call, v, memo)
-            if v.kind == "module":
-                return Val("module")  # (a module not known: its copy is not known either)
-            if v.kind == "tensor" and v.leaf:
-                return Val("tensor", leaf=True, store=("p", next(self._ids)))
-            if v.segs:
-                return UNKNOWN  # (deepcopy of a tensor with a graph raises)
-            return v
-        for key, b in list(self.state.env.items()):
-            if key[0] == "@" and key[1] == ref:
-                self.state.env[("@", new, key[2])] = Binding(copied(b.val), b.stmt)
-        kids = self.submodules.get(ref)
-        if kids:  # (those copied above are in ``memo`` already)
-            self.submodules[new] = {self._copied_module(call, Val("module", ref=k), memo).ref
-                                    for k in kids if _copyable(k)}
-        elts = tuple(copied(e) for e in module.elts) if module.elts is not None else None
-        return Val("module", ref=new, elts=elts)
-
     def _random_call(self, path: str, pos) -> Val | None:
         """Python's ``random`` module. ``random.Random(seed)`` is an instance whose methods
         are the module's functions (those are bound methods of a hidden instance,
@@ -652,162 +420,6 @@ class TorchSemantics:
                 population.kind in ("container", "tuple"):
             return self._element(population)
         return None
-
-    def _trained_modules(self, call: cst.Call, pos):
-        """What an optimizer trains: ``(names, refs)`` of the modules whose
-        ``.parameters()`` it was given (``Adam(netG.parameters())`` -> ({"netG"}, {ref})),
-        or None when it cannot be told. Given parameters gathered in a variable
-        (``[{"params": decay}, {"params": no_decay}]`` filled from
-        ``named_parameters()``), the modules they came from; their names are those the
-        running function binds them to."""
-        if not call.args:
-            return None
-        first = self._bound_expr(call.args[0].value)
-        names, refs = set(), set()
-        for sub in calls_in(first):
-            if isinstance(sub.func, cst.Attribute) and sub.func.attr.value in (
-                    "parameters", "named_parameters"):
-                name = dotted(sub.func.value)
-                if name is None and isinstance(sub.func.value, (cst.Subscript, cst.Attribute)):
-                    # ``Adam(actors[0].parameters())``, ``net.layers[0].compress``: named
-                    # as written
-                    name = cst.Module([]).code_for_node(sub.func.value)
-                if name:
-                    names.add(name)
-                v = self.eval(sub.func.value)
-                if isinstance(v.ref, tuple):
-                    refs.add(v.ref)
-        pure = _only_parameters(first)
-        owners = param_owners(pos[0][0]) if pos and not call.args[0].keyword else None
-        if owners and all(isinstance(r, tuple) for r in owners) and not (
-                pure and owners == refs):
-            # the value says it: these modules' parameters and nothing else
-            if owners != refs:
-                names = {k[1] for k, b in self.state.env.items() if k[0] == self.frame.id
-                         and b.val.kind == "module" and b.val.ref in owners}
-                if len(names) != len(owners):
-                    # modules no local name holds (``net.side_parameters()`` gathers
-                    # submodules' parameters): named by what gave them
-                    func = first.func if isinstance(first, cst.Call) and not first.args \
-                        else None
-                    label = dotted(func) if func is not None else None
-                    if label is None:
-                        return None
-                    names = {label + "()"}
-            refs, pure = set(owners), True
-        if not names:
-            if isinstance(first, (cst.List, cst.Tuple)) and first.elements and all(
-                    isinstance(e, cst.Element) and isinstance(e.value, (cst.Name, cst.Attribute))
-                    for e in first.elements):
-                # ``Adam([self.log_alpha])``: tensors of their own, no module's parameters
-                vals = [self.eval(e.value) for e in first.elements]
-                if all(v.kind == "tensor" and v.store is not None for v in vals):
-                    return Trained(frozenset(), frozenset(), stores=frozenset(v.store for v in vals))
-            return None
-        keys = tuple((name, key) for name in sorted(names) if name.isidentifier()
-                     for key in (self.lookup_key(name),) if key is not None)
-        return Trained(frozenset(names), frozenset(refs), pure,
-                       mods=frozenset(self._descendants(refs)), site=call, keys=keys,
-                       built=next(self._ids))
-
-    def _bound_expr(self, expr: cst.BaseExpression) -> cst.BaseExpression:
-        """The expression a local name was last assigned (``params = itertools.chain(
-        G.parameters(), E.parameters())``), followed through names bound to names; else
-        ``expr`` itself. Only a plain one-target assignment counts (not ``+=``, a loop
-        target or an unpacking), so what it names is what the name holds."""
-        seen = set()
-        while isinstance(expr, cst.Name) and expr.value not in seen:
-            seen.add(expr.value)
-            b = self.state.env.get(self.key_of(expr))
-            line = b.stmt if b is not None else None
-            if not isinstance(line, cst.SimpleStatementLine):
-                break
-            bound = [a.value for a in line.body if isinstance(a, cst.Assign) and
-                     len(a.targets) == 1 and isinstance(a.targets[0].target, cst.Name) and
-                     a.targets[0].target.value == expr.value]
-            if len(bound) != 1:
-                break
-            expr = bound[0]
-        return expr
-
-    def _optimizer_step(self, call, opt: Val, opt_node, pos) -> None:
-        """``opt.step(closure)``: the closure runs (its forward and backward), then the
-        parameters of the modules the optimizer trains change in place; after
-        ``zero_grad()`` only those a backward has reached since (a parameter whose grad is
-        None is skipped, torch/optim/optimizer.py)."""
-        trained = opt.ref if isinstance(opt.ref, Trained) else Trained(None, ())
-        if pos and pos[0][0].kind == "func" and isinstance(pos[0][0].ref, FuncRef):
-            closure = pos[0][0].ref
-            ctx = LoopCtx(self._loop_key(call), call, self.frame.id,
-                          closure.node.body.body[0]
-                          if isinstance(closure.node, cst.FunctionDef) and
-                          isinstance(closure.node.body, cst.IndentedBlock) else None)
-            self._run_loop(ctx, lambda: self.call_ref(call, closure, [], {}, None))
-        # the update happens after the closure's forward and backward
-        at = self.cleared_at.get(opt.ref)
-        reached = self.grads_since_clear.get(opt.ref) if at is not None else None
-        flag = self.state.env.get(("#cleared", id(opt.ref)))
-        cleared = at[:2] if at is not None and at[2] == len(self.backwards) and \
-            reached == frozenset() and flag is not None and flag.val.ref is True else None
-        self.step_recs.append(Step(call, opt.ref if isinstance(opt.ref, Trained) else None,
-                                   self.stamp(), opt_node, len(self.backwards), cleared,
-                                   self.frame.stmt,
-                                   (at, reached) if reached is not None else None,
-                                   tuple((f.id, f.stmt, f.func) for f in self.frames),
-                                   self._rebound_model(trained)))
-        self.param_updates += 1
-        self.step_log.append(trained)
-        stepped = self._descendants(trained.refs)
-        reached = self.grads_since_clear.get(opt.ref) if opt.ref in self.grads_since_clear \
-            else None
-        if reached is not None:
-            # only what a backward since zero_grad() reached has a gradient
-            stepped &= self._descendants(reached)
-        for r in stepped:
-            self.bump(Val("tensor", store=("param", r)), call)
-
-    def _rebound_model(self, trained: Trained) -> tuple | None:
-        """Where the model an optimizer took the parameters of was built again after it
-        (the optimizer still holds the first one's parameters): ``(name, statement,
-        False)`` when a variable it took them from holds another module now; ``(name,
-        frames, again)`` when one of the modules' submodules was replaced since
-        (``model.reset()`` building its layers anew), the frames as there, ``again``: in
-        a pass of a loop the step runs in that started after the optimizer was built (a
-        ``forward`` that builds its layers on every call); else None."""
-        for name, key in trained.keys:
-            b = self.state.env.get(key)
-            if b is not None and b.stmt is not None and b.val.kind == "module" and \
-                    module_refs(b.val) and not set(module_refs(b.val)) & trained.refs:
-                return name, b.stmt, False
-        if trained.names and len(trained.names) == 1:
-            recs = [self.replaced_modules.get(r) for r in trained.mods]
-            for rec in sorted((r for r in recs if r is not None), key=lambda r: r[0]):
-                if rec[0] > trained.built:  # (the first replaced since)
-                    loops = {self.pass_loop.get(p) for _, p in self.loop_stack}
-                    again = any(p > trained.built and self.pass_loop.get(p) in loops
-                                for p in rec[2])
-                    return next(iter(trained.names)), rec[1], again
-        return None
-
-    def _module_zero_grad(self, call, ref, flag) -> None:
-        """``module.zero_grad()`` sets the gradients of the module's parameters and its
-        submodules' to None (``set_to_none=True``, the default since torch 2.0,
-        torch/nn/modules/module.py): an optimizer that trains only those modules has no
-        gradient until a later backward reaches them, as after its own ``zero_grad()``;
-        one that also trains others keeps only what reached those."""
-        cleared = self._descendants({ref})
-        to_none = flag is None or literal_truth(flag[1]) is True
-        for t in self.optimizers:
-            if not t.mods & cleared:
-                continue
-            if not to_none:
-                self.grads_since_clear.pop(t, None)
-            elif t.mods <= cleared:
-                self.grads_since_clear[t] = frozenset()
-                self.cleared_at[t] = (call, self.frame.stmt, len(self.backwards))
-                self.mark_cleared(t)
-            elif self.grads_since_clear.get(t) is not None:
-                self.grads_since_clear[t] = self.grads_since_clear[t] - cleared
 
     def _add_to(self, key, recv: Val, attr: str, pos, vals, weak: bool = False) -> None:
         """The container at ``key`` after ``recv.<attr>(*vals)`` (``append``, ``extend``,
@@ -856,38 +468,6 @@ class TorchSemantics:
             else:
                 return out
 
-    def _super_method(self, func: cst.Attribute):
-        """For ``super().name`` (no arguments) in a method of a known class: the
-        ``(method, class)`` Python runs, the first ``name`` after the class that defines
-        the running method in the MRO of ``self``'s class; None when not known (a base
-        from a library, ``nn.Module.__init__``)."""
-        if not _is_super(func.value):
-            return None
-        obj = self.frame.self_obj
-        info = self._class_of(obj) if obj is not None else None
-        if info is None:
-            return None
-        mro = list(self._mro(info))
-        here = next((i for i, c in enumerate(mro)
-                     if any(m is self.frame.func for m in c.methods.values())), None)
-        if here is None:
-            return None
-        for c in mro[here + 1:]:
-            m = c.methods.get(func.attr.value)
-            if m is not None:
-                return m, c
-        return None
-
-    def _descendants(self, refs) -> set:
-        """Modules and their submodules (attributes that hold modules), transitively."""
-        out, todo = set(), list(refs)
-        while todo:
-            r = todo.pop()
-            if r not in out:
-                out.add(r)
-                todo.extend(self.submodules.get(r, ()))
-        return out
-
     def eval_method_call(self, call: cst.Call, func: cst.Attribute) -> Val:
         attr = func.attr.value
         found = self._super_method(func)
@@ -895,14 +475,14 @@ class TorchSemantics:
             pos, kw = self._args(call)
             return self.call_ref(call, self.method_ref(found[0], found[1]), pos, kw,
                                  self.frame.self_obj)
-        if attr == "__init__" and _is_super(func.value):
+        if attr == "__init__" and is_super(func.value):
             # a base's __init__ the engine does not know (``nn.Module.__init__``): not
             # the running class's own again
             pos, kw = self._args(call)
             if not kw:
                 self._container_init(call, pos)
             return NONE
-        if attr == "forward" and _is_super(func.value) and self.frame.self_obj is not None:
+        if attr == "forward" and is_super(func.value) and self.frame.self_obj is not None:
             info = self._class_of(self.frame.self_obj)
             if info is not None and info.container == "Sequential":
                 # ``super().forward(x)`` of a subclass of nn.Sequential: its children in order
@@ -1287,65 +867,6 @@ class TorchSemantics:
             Val("tensor", store=self.fresh_store(), src=res.src) if i in nograd else res
             for i in range(max(counts))), src=res.src)
 
-    @staticmethod
-    def one_of_modules(options: tuple) -> tuple:
-        """The modules a call of one of ``options`` runs, one at a time, on the output of
-        an earlier call of one of them (``x = layers[k](x)`` in a loop): when only some
-        are in-place activations (a list of convolutions, pools and ``ReLU(inplace=True)``),
-        those run out of place here: whether the one that changes its input follows one
-        that saved its output is not known (quiet)."""
-        inplace = [isinstance(r, tuple) and r[0] == "nn" and len(r) > 3 and bool(r[3])
-                   for r in options]
-        if not any(inplace) or all(inplace):
-            return options
-        return tuple(r[:3] + (False,) + r[4:] if flag else r for r, flag in zip(options, inplace))
-
-    def nn_isinstance(self, obj: Val, types: Val) -> Val | None:
-        """``isinstance(m, nn.X)`` (or a tuple of torch.nn classes) of a torch.nn module
-        ``m`` (per ``T.NN_CLASSES``), or of a module of a class of this program that derives
-        from ``nn.Module`` only through classes of this program: True or False; None when
-        either is not that."""
-        named = types.elts if types.kind == "tuple" and types.elts else (types,)
-        names = [t.ref[len("torch.nn."):] for t in named if t.kind == "ns" and
-                 isinstance(t.ref, str) and t.ref.startswith("torch.nn.")]
-        if obj.kind != "module" or not isinstance(obj.ref, tuple) or \
-                len(names) != len(named) or \
-                not all(n in T.NN_CLASSES or n == "Module" for n in names):
-            return None
-        if obj.ref[:1] == ("nn",):
-            classes = T.NN_CLASSES.get(obj.ref[1])
-        else:
-            classes = self._user_module_classes(self._class_of(obj))
-        return None if classes is None else \
-            Val("scalar", ref=any(n in classes for n in names))
-
-    def _user_module_classes(self, info: ClassInfo | None) -> frozenset | None:
-        """``{"Module"}`` when ``info`` is a module class whose bases, transitively, are
-        classes of this program and ``nn.Module`` as written; else None."""
-        if info is None or not info.is_module:
-            return None
-        seen, todo = set(), [info]
-        while todo:
-            c = todo.pop()
-            if c.key in seen:
-                continue
-            seen.add(c.key)
-            for b in c.bases:
-                if b in self.classes:
-                    todo.append(self.classes[b])
-                elif b not in ("nn.Module", "torch.nn.Module", "Module"):
-                    return None
-        return frozenset({"Module"})
-
-    def _module_members(self, ref: tuple) -> set:
-        """The modules ``net.modules()`` (``net`` and its submodules, transitively) or
-        ``net.children()`` (its direct submodules) yields, for ``("modules"|"children",
-        net_ref)`` (and ``named_modules`` / ``named_children``, with their names)."""
-        kind, root = ref
-        if kind in ("children", "named_children"):
-            return set(self.submodules.get(root, ()))
-        return self._descendants([root])
-
     def _forget_set_by(self, attr: str) -> None:
         """An unresolved call of method ``attr`` may have run on any object of this file
         whose class defines it: the attributes that method assigns on ``self`` become
@@ -1359,32 +880,6 @@ class TorchSemantics:
                     else frozenset()
             if key[2] in assigned[key[1]]:
                 self.state.env[key] = Binding(UNKNOWN, self.state.env[key].stmt)
-
-    def set_frozen(self, ref, flag: bool | None, node) -> None:
-        """``requires_grad_(False)`` on a module, or on each of its parameters (also
-        ``p.requires_grad = False``; ``node``: that call or statement): the module and its
-        submodules no longer make a graph from their parameters, and their parameter
-        attributes (``self.pos = nn.Parameter(...)``) are tensors known to have none;
-        ``requires_grad_()`` / ``(True)`` undoes it, and so does a flag that is not a
-        literal (None: ``p.requires_grad_(saved)`` restoring a state kept in a list, after
-        which they may require grad again)."""
-        flag = flag is not False
-        refs = self._descendants({ref})
-        if flag:
-            self.frozen -= refs
-        else:
-            self.frozen |= refs
-        if self.undecided:
-            self.maybe_frozen |= refs
-        for k, b in list(self.state.env.items()):
-            if k[0] != "@" or k[1] not in refs or b.val.kind != "tensor" or b.val.segs:
-                continue
-            if not flag and b.val.leaf:
-                self.state.env[k] = Binding(
-                    replace(b.val, leaf=False, src=None if self.undecided else
-                            (Cut("frozen_param", node),)), b.stmt)
-            elif flag and b.val.src and b.val.src[-1].kind == "frozen_param":
-                self.state.env[k] = Binding(replace(b.val, leaf=True, src=None), b.stmt)
 
     def _decorated_no_grad(self, func) -> bool:
         """Whether a decorator of ``func`` runs it with grad mode off: ``@torch.no_grad()``,
@@ -1501,71 +996,6 @@ def self_assigned(func) -> frozenset:
 
     func.body.visit(Visitor())
     return frozenset(out)
-
-
-def _module_dict_items(pos) -> list | None:
-    """The ``(key, module)`` pairs of ``nn.ModuleDict({"a": m, ...})``, read off its one
-    argument as evaluated (a dict literal of string keys), when every value is a known
-    module; else None."""
-    items = dict_items(pos[0][0]) if len(pos) == 1 else None
-    if not items or not all(v.kind == "module" and isinstance(v.ref, tuple) for v in items[1]):
-        return None
-    return list(zip(*items))
-
-
-def _ref_kind(ref) -> str | None:
-    """The kind of a module ref: "nn", "obj", "self", "ext"...; None for no known one."""
-    return ref[0] if isinstance(ref, tuple) and ref else None
-
-
-def _copyable(ref) -> bool:
-    """Whether ``copy.deepcopy`` of a module with this ref is modelled: a torch.nn module
-    or an object of a class of the user's (not one known only from its methods)."""
-    return _ref_kind(ref) in ("nn", "obj")
-
-
-# the attribute under which an instance of a subclass of an nn container keeps its
-# children (not a Python name: no program's attribute can collide with it)
-CHILDREN = "<children>"
-
-
-def _is_super(expr) -> bool:
-    """Whether ``expr`` is ``super()``, or ``super(Cls, self)`` as Python 2 code spells it
-    in a method of ``Cls`` (taken for the same)."""
-    if not (isinstance(expr, cst.Call) and isinstance(expr.func, cst.Name) and
-            expr.func.value == "super"):
-        return False
-    return not expr.args or (len(expr.args) == 2 and isinstance(expr.args[1].value, cst.Name)
-                             and expr.args[1].value.value == "self")
-
-
-def _only_parameters(expr) -> bool:
-    """Whether an optimizer's first argument is made of modules' ``parameters()`` only:
-    ``net.parameters()``, ``list(...)``, ``a + b``, ``itertools.chain(...)``,
-    ``filter(f, ...)``, a list of those or of ``{"params": ..., "lr": ...}`` groups."""
-    if isinstance(expr, cst.Call):
-        f = expr.func
-        if isinstance(f, cst.Attribute) and f.attr.value == "parameters" and not expr.args:
-            return True
-        name = dotted(f) or ""
-        last = name.rsplit(".", 1)[-1]
-        if last in ("list", "tuple", "chain") and expr.args:
-            return all(not a.keyword and _only_parameters(a.value) for a in expr.args)
-        if last == "filter" and len(expr.args) == 2:
-            return _only_parameters(expr.args[1].value)
-        return False
-    if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, cst.Add):
-        return _only_parameters(expr.left) and _only_parameters(expr.right)
-    if isinstance(expr, (cst.List, cst.Tuple)):
-        return bool(expr.elements) and all(
-            not isinstance(e, cst.StarredElement) and _only_parameters(e.value)
-            for e in expr.elements)
-    if isinstance(expr, cst.Dict):
-        groups = {e.key.evaluated_value: e.value for e in expr.elements
-                  if isinstance(e, cst.DictElement) and isinstance(e.key, cst.SimpleString)}
-        return "params" in groups and _only_parameters(groups["params"]) and \
-            len(groups) == len(expr.elements)
-    return False
 
 
 # str methods that compute a string or a bool from the string and their arguments alone

@@ -246,10 +246,12 @@ def dict_of_pairs(v: Val) -> Val | None:
     return dict_of(keys, tuple(p.elts[1] for p in pairs))
 
 
-def dict_of(keys: tuple, vals: tuple) -> Val:
-    """A dict of these distinct string keys (in order) and values."""
+def dict_of(keys: tuple, vals: tuple, sure: frozenset | None = None) -> Val:
+    """A dict of these distinct string keys (in order) and values; ``sure``: the keys it
+    surely has (all of them unless given)."""
     return Val("container", frozenset().union(*(x.segs for x in vals)), any(x.leaf for x in vals),
-               ("dict", keys, vals, frozenset(keys)), src=merge_src(list(vals)))
+               ("dict", keys, vals, frozenset(keys) if sure is None else sure),
+               src=merge_src(list(vals)))
 
 
 def param_owners(v: Val) -> frozenset | None:
