@@ -12,8 +12,7 @@ from gradguard.analysis import torchapi as T
 from gradguard.analysis.frames import (MAX_DEPTH, MAX_FOREIGN_DEPTH, MAX_FOREIGN_STEPS, ClassInfo,
                                        Frame, FuncRef, Partial, TupleType, calls_in, dotted,
                                        is_global, literal_int, walk_scope)
-from gradguard.analysis.python_semantics import (COUNT, int_of, known_int, numeric_call,
-                                                 range_length)
+from gradguard.analysis.known_numbers import COUNT, int_of, known_int, numeric_call, range_length
 from gradguard.analysis.values import (CALLABLE_KINDS, EMPTY, MODEL_PART, Alts, NONE, SCALAR, UNKNOWN, Binding,
                                        Val, dict_items, dict_of, dict_of_pairs, dict_sure_keys, join,
                                        join_all, join_states, merge_src, module_refs,

@@ -14,8 +14,9 @@ import libcst as cst
 from gradguard.analysis import torchapi as T
 from gradguard.analysis.frames import LOOP_PASSES, MAX_LOOP_NESTING, LoopCtx, literal_int, \
     dotted, literal_truth, string_value, walk_scope
-from gradguard.analysis.python_semantics import MAX_ELTS, counter_start, int_of, known_int, \
-    known_strings, names_in, pass_counter, range_length
+from gradguard.analysis.known_numbers import counter_start, int_of, known_int, pass_counter, \
+    range_length
+from gradguard.analysis.python_semantics import MAX_ELTS, known_strings, names_in
 from gradguard.analysis.values import EMPTY, NONE, SCALAR, UNKNOWN, Binding, Cond, State, Val, \
     dict_items, dict_sure_keys, join_states, known_object
 

@@ -4,8 +4,6 @@ calls: :mod:`gradguard.analysis.calls`)."""
 
 from __future__ import annotations
 
-import math
-import operator
 from dataclasses import replace
 
 import libcst as cst
@@ -14,6 +12,9 @@ import libcst.matchers as m
 from gradguard.analysis import torchapi as T
 from gradguard.analysis.frames import (ClassInfo, FuncRef, TupleType, children_of, dotted,
                                        is_global, literal_int, string_value)
+from gradguard.analysis.known_numbers import (COMPARISONS, SOME_INT, bounded_compare, int_of,
+                                              int_op, known_int, known_number, number_of,
+                                              range_length)
 from gradguard.analysis.values import (EMPTY, MODEL_OUTPUT, MODEL_PART, Alts, NONE, SCALAR, UNKNOWN, Binding, dict_of,
                                        Cut, Val, dict_items, dict_sure_keys, element_shape, join,
                                        join_all, known_object, merge_src, module_refs, flag_modules,
@@ -80,121 +81,8 @@ def _module_attribute(attr: str) -> Val:
     return Val("module") if attr not in T.CUT_ATTRIBUTES else UNKNOWN
 
 
-def known_int(n: int) -> Val:
-    """A Python int of known value (a literal, a config default, arithmetic of those)."""
-    return Val("scalar", ref=("int", n))
-
-
-SOME_INT = Val("scalar", ref="int")
-"""A Python int of unknown value (an element of ``range(n)``)."""
-
-COUNT = Val("scalar", ref="count")
-"""The index ``enumerate(xs)`` gives: 0, 1, 2, ... (past 0 in a loop's later passes)."""
-
-
-def counter_start(it: Val) -> tuple | None:
-    """``(start, step)`` of the ints a ``range`` gives, when both are known and the step
-    is positive, else None."""
-    ref = it.ref if it.kind == "container" else None
-    if not isinstance(ref, tuple) or ref[0] != "range":
-        return None
-    if ref[2] is not None:
-        bounds = ref[2]
-        start, step = (0, 1) if len(bounds) == 1 else (bounds[0], 1) if len(bounds) == 2 \
-            else (bounds[0], bounds[2])
-    elif len(ref) > 3:
-        start, step = ref[3]
-    else:
-        return None
-    return (start, step) if start is not None and step is not None and step > 0 else None
-
-
-def pass_counter(start: int, step: int, k: int) -> Val:
-    """The loop counter in pass ``k``: at least ``start + step`` in the later passes (the
-    engine's second pass stands for every later iteration). In the first it is any of
-    them: that pass also stands for the iterations before one that a later one reads
-    (``if it >= warmup: memory.enqueue(emb)``, kept for the next iteration)."""
-    return SOME_INT if k == 0 else Val("scalar", ref=("int>=", start + step))
-
-
-def bounded_compare(op, a: Val, b: Val) -> bool | None:
-    """A comparison of an int known to be at least some bound with a known int
-    (``epoch > 0`` in every pass after the first), when it is decided."""
-    lo_a = a.ref[1] if a.kind == "scalar" and isinstance(a.ref, tuple) and \
-        a.ref[0] == "int>=" else None
-    lo_b = b.ref[1] if b.kind == "scalar" and isinstance(b.ref, tuple) and \
-        b.ref[0] == "int>=" else None
-    x, y = int_of(a), int_of(b)
-    if lo_a is not None and y is not None:
-        if op in (operator.gt, operator.ne):
-            return True if lo_a > y else None
-        if op is operator.ge:
-            return True if lo_a >= y else None
-        if op is operator.eq:
-            return False if lo_a > y else None
-        if op is operator.lt:
-            return False if lo_a >= y else None
-        if op is operator.le:
-            return False if lo_a > y else None
-    if lo_b is not None and x is not None:
-        flipped = {operator.gt: operator.lt, operator.lt: operator.gt,
-                   operator.ge: operator.le, operator.le: operator.ge}.get(op, op)
-        return bounded_compare(flipped, b, a)
-    return None
-
-
-def int_of(v: Val) -> int | None:
-    """The value of a known int, else None."""
-    return v.ref[1] if v.kind == "scalar" and isinstance(v.ref, tuple) and \
-        v.ref[0] == "int" else None
-
-
 MAX_ELTS = 16
 """Lists of known length up to this keep each element (``[0 for _ in range(n)]``)."""
-
-MAX_KNOWN_INT = 1 << 20
-"""Arithmetic beyond this is not followed (a known int stays a loop bound or a config)."""
-
-
-def _number_of(v: Val):
-    """The value of a Python int or float known to the engine, else None."""
-    if v.kind == "scalar" and isinstance(v.ref, tuple) and v.ref[0] in ("int", "float"):
-        return v.ref[1]
-    return None
-
-
-def _known_number(x) -> Val | None:
-    if isinstance(x, bool) or not isinstance(x, (int, float)) or \
-            not -MAX_KNOWN_INT <= x <= MAX_KNOWN_INT:
-        return None
-    return known_int(x) if isinstance(x, int) else Val("scalar", ref=("float", x))
-
-
-# functions of known numbers whose value the engine computes (``int(np.log2(size //
-# 4))`` down-sampling steps, ``max(16, min(c, 512))`` channels): builtins, and math /
-# numpy functions (numpy's give floats, as np.float64 does)
-_NUMERIC = {
-    "int": int, "float": float, "abs": abs, "round": round, "min": min, "max": max,
-    "math.log2": math.log2, "math.log": math.log, "math.log10": math.log10,
-    "math.sqrt": math.sqrt, "math.ceil": math.ceil, "math.floor": math.floor,
-    "math.exp": math.exp, "numpy.log2": math.log2, "numpy.log": math.log,
-    "numpy.log10": math.log10, "numpy.sqrt": math.sqrt, "numpy.exp": math.exp,
-    "numpy.ceil": lambda x: float(math.ceil(x)), "numpy.floor": lambda x: float(math.floor(x)),
-}
-
-
-def numeric_call(name: str, vals) -> Val | None:
-    """``name(*vals)`` (a builtin's name or a dotted path) when it is one of the numeric
-    functions above and every argument is a number of known value: the number; else
-    None."""
-    fn = _NUMERIC.get(name)
-    args = [_number_of(v) for v in vals]
-    if fn is None or not args or None in args or (name in ("min", "max") and len(args) < 2):
-        return None
-    try:
-        return _known_number(fn(*args))
-    except (ValueError, OverflowError, TypeError):
-        return None
 
 
 def _is_list(v: Val) -> bool:
@@ -202,31 +90,6 @@ def _is_list(v: Val) -> bool:
     filled by ``append``), not a dict."""
     return v.kind == "container" and dict_items(v) is None and \
         (v.ref is None or isinstance(v.ref, tuple) and v.ref[0] == "elem")
-
-
-def range_length(v: Val) -> int | None:
-    """How many elements a ``range(...)`` of known bounds has, else None."""
-    return v.ref[1] if v.kind == "container" and isinstance(v.ref, tuple) and \
-        v.ref[0] == "range" else None
-
-
-def _int_op(op: str, a: int, b: int) -> int | None:
-    """``a op b`` for the integer operators, None for others or results out of range."""
-    if op == "Add":
-        r = a + b
-    elif op == "Subtract":
-        r = a - b
-    elif op == "Multiply":
-        r = a * b
-    elif op == "FloorDivide" and b:
-        r = a // b
-    elif op == "Modulo" and b:
-        r = a % b
-    elif op == "Power" and 0 <= b <= 32 and abs(a) <= 1 << 10:
-        r = a ** b
-    else:
-        return None
-    return r if abs(r) <= MAX_KNOWN_INT else None
 
 
 class PythonSemantics:
@@ -899,7 +762,7 @@ class PythonSemantics:
                 return known_int(literal_int(node))
             if isinstance(node, cst.Float):
                 # (a default ``std: float = 0.0`` is then known: ``if std > 0`` decided)
-                return _known_number(node.evaluated_value) or SCALAR
+                return known_number(node.evaluated_value) or SCALAR
             return SCALAR
         if isinstance(node, cst.Attribute):
             return self.eval_attribute(node)
@@ -911,7 +774,7 @@ class PythonSemantics:
             saves = op not in ("Add", "Subtract")
             a, b = int_of(left), int_of(right)
             if a is not None and b is not None:
-                r = _int_op(op, a, b)
+                r = int_op(op, a, b)
                 return known_int(r) if r is not None else SCALAR
             if op == "Multiply" and left.kind == "container" and left.elts and \
                     b is not None and 0 <= b * len(left.elts) <= MAX_ELTS and \
@@ -956,17 +819,17 @@ class PythonSemantics:
             if isinstance(node.operator, cst.Not):
                 known = self.truth(v)
                 return SCALAR if known is None else Val("scalar", ref=not known)
-            n = _number_of(v)
+            n = number_of(v)
             if n is not None and isinstance(node.operator, (cst.Minus, cst.Plus)):
-                return _known_number(-n if isinstance(node.operator, cst.Minus) else n)
+                return known_number(-n if isinstance(node.operator, cst.Minus) else n)
             if v.kind == "scalar":
                 return Val("scalar", src=v.src)  # ``-x.item()``: a number
             return self.op(node, "", [v], saves=False)
         if isinstance(node, cst.Comparison):
             left = self.eval(node.left)
             rights = [self.eval(c.comparator) for c in node.comparisons]
-            a, b = _number_of(left), _number_of(rights[0]) if len(rights) == 1 else None
-            compare = _COMPARISONS.get(type(node.comparisons[0].operator))
+            a, b = number_of(left), number_of(rights[0]) if len(rights) == 1 else None
+            compare = COMPARISONS.get(type(node.comparisons[0].operator))
             if a is not None and b is not None and compare is not None:
                 # two numbers of known value (``update_step == 1``, ``k < n``, ``std > 0``
                 # of a default ``std=0.0``): a known bool
@@ -1388,14 +1251,6 @@ class PythonSemantics:
         while comp is not None:
             yield comp
             comp = comp.inner_for_in
-
-# each comparison operator's function; its name is the aten op's (eq, lt, ...)
-_COMPARISONS = {
-    cst.Equal: operator.eq, cst.NotEqual: operator.ne, cst.LessThan: operator.lt,
-    cst.LessThanEqual: operator.le, cst.GreaterThan: operator.gt,
-    cst.GreaterThanEqual: operator.ge,
-}
-
 
 def _constant_index(node: cst.Subscript) -> bool:
     """Whether a subscript's index is one literal string or integer (the same slot every

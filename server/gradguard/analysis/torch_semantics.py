@@ -17,7 +17,8 @@ from gradguard.analysis.frames import (ClassInfo, FuncRef, Partial, Trained,
                                        TupleType, children_of, tuple_fields,
                                        dotted, is_global, literal_truth, string_value)
 from gradguard.analysis.module_semantics import copyable, is_super, module_dict_items, ref_kind
-from gradguard.analysis.python_semantics import MAX_ELTS, numeric_call
+from gradguard.analysis.known_numbers import numeric_call
+from gradguard.analysis.python_semantics import MAX_ELTS
 from gradguard.analysis.values import (EMPTY, NONE, SCALAR, UNKNOWN, Alts, Binding, Cut, Val,
                                        dict_items, dict_of_pairs, dict_sure_keys, element_shape, join, join_all,
                                        merge_src, module_refs, param_owners, scalars_only,
