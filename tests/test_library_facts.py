@@ -1318,3 +1318,170 @@ def test_keys_a_loop_stores_in_a_lists_dicts_reach_each_element():
         "                    batch = {")) == [
         ("GG101", 40, "`value_loss` is backpropagated through the graph of `log_prob` (built on "
                       "line 23), which the backward on line 36 already freed")]
+
+
+def test_hasattr_of_an_object_whose_class_defines_the_name_is_true():
+    # spikingjelly's reset_net(): each neuron with a reset() forgets its membrane potential
+    program = """\
+        import torch
+        import torch.nn as nn
+
+
+        class LIF(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.v = 0.0
+
+            def forward(self, x):
+                self.v = self.v * 0.5 + x
+                return torch.sigmoid(self.v)
+
+            def reset(self):
+                self.v = 0.0
+
+
+        def reset_net(net):
+            for m in net.modules():
+                if hasattr(m, "reset"):
+                    m.reset()
+
+
+        net = nn.Sequential(nn.Linear(4, 4), LIF())
+        opt = torch.optim.SGD(net.parameters(), lr=0.1)
+        for x in [torch.randn(2, 4)] * 3:
+            loss = net(x).sum()
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            reset_net(net)
+        """
+    assert _found(program) == []
+    # no class has the method asked for: the potential may keep the last batch's graph
+    assert _found(program.replace('hasattr(m, "reset")', 'hasattr(m, "rest")')) == [
+        ("GG102", 29, "`loss` reaches the previous iteration's graph through `net[1].v`, which "
+                      "the backward on line 29 freed in that iteration")]
+
+
+def test_the_elements_of_a_parameter_list_are_its_parameters():
+    # Kendall's uncertainty weighting: one learnable log-variance per task
+    program = """\
+        import torch
+        import torch.nn as nn
+
+
+        class Weighting(nn.Module):
+            def __init__(self, n_tasks=2):
+                super().__init__()
+                self.log_vars = nn.ParameterList(nn.Parameter(torch.zeros(1))
+                                                 for _ in range(n_tasks))
+
+            def forward(self, task_losses):
+                log_vars = torch.cat([lv for lv in self.log_vars])
+                return (torch.exp(-log_vars) * torch.stack(task_losses) + log_vars).sum()
+
+
+        model, weighting = nn.Linear(4, 2), Weighting()
+        optimizer = torch.optim.Adam(model.parameters())
+        weight_optimizer = torch.optim.Adam(weighting.parameters())
+        for x in [torch.randn(3, 4)] * 3:
+            out = model(x)
+            loss = weighting([out[:, 0].mean(), out[:, 1].pow(2).mean()])
+            optimizer.zero_grad()
+            weight_optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+            weight_optimizer.step()
+        """
+    assert _found(program) == []
+    # torch.Tensor() of a list copies the values into a new tensor: no graph to them
+    [(code, line, message)] = _found(program.replace("torch.cat([lv", "torch.Tensor([lv"))
+    assert (code, line) == ("GG402", 12)
+    assert message.startswith("`torch.Tensor([lv for lv in self.log_v...` cuts `weighting`")
+
+
+def test_as_tensor_of_a_tensor_is_that_tensor():
+    program = """\
+        import torch
+
+        net = torch.nn.Linear(3, 1)
+        opt = torch.optim.SGD(net.parameters(), lr=0.1)
+        for x in [torch.randn(2, 3)] * 3:
+            out = torch.as_tensor(net(x))
+            opt.zero_grad()
+            out.sum().backward()
+            opt.step()
+        """
+    assert _found(program) == []
+    # of a list of tensors: a new tensor of their values, with no graph
+    assert [c for c, _, _ in _found(program.replace("torch.as_tensor(net(x))",
+                                                   "torch.as_tensor([net(x)])"))] == ["GG401"]
+
+
+def test_a_function_decorated_with_enable_grad_builds_graphs_under_no_grad():
+    # Lightning's linear-probe callback: fitted at validation, which runs under no_grad
+    program = """\
+        import torch
+        import torch.nn as nn
+        import torch.nn.functional as F
+
+
+        @torch.enable_grad()
+        def fit_probe(feats, labels, steps=5):
+            layer = nn.Linear(feats.shape[1], 3)
+            opt = torch.optim.SGD(layer.parameters(), lr=0.5)
+            for _ in range(steps):
+                loss = F.cross_entropy(layer(feats), labels)
+                opt.zero_grad()
+                loss.backward()
+                opt.step()
+
+
+        encoder = nn.Linear(8, 4)
+        with torch.no_grad():
+            fit_probe(encoder(torch.randn(6, 8)), torch.randint(0, 3, (6,)))
+        """
+    assert _found(program) == []
+    assert [c for c, _, _ in _found(program.replace("        @torch.enable_grad()\n", ""))
+            ] == ["GG401"]
+
+
+def test_a_dict_method_called_on_a_models_output_makes_it_a_dict():
+    # pyhealth: models return {"y_prob": ..., "y_true": ..., "embed": ...}
+    program = """\
+        import torch
+        from torch import nn
+
+
+        class Calibrated(nn.Module):
+            def __init__(self, model, proj):
+                super().__init__()
+                self.model = model
+                self.model.eval()
+                self.proj = proj
+
+            def forward(self, **kwargs):
+                ret = self.model(embed=True, **kwargs)
+                x_pred = self.proj(ret.pop("embed"))
+                ret["y_prob"] = torch.softmax(x_pred, dim=-1)
+                return ret
+        """
+    assert _found(program) == []
+
+
+def test_a_negated_number_too_large_to_follow_is_a_number():
+    # sentence-transformers: ``best_score = -9999999`` and ``-1e30`` masks
+    program = """\
+        import torch
+
+        best, low = -9999999, -1e30
+        net = torch.nn.Linear(2, 1)
+        opt = torch.optim.SGD(net.parameters(), lr=0.1)
+        for x in [torch.randn(3, 2)] * 3:
+            loss = net(x).clamp(min=low).sum()
+            if loss > best:
+                best = loss
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+        """
+    assert _found(program) == []

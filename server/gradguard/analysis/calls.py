@@ -210,6 +210,11 @@ class Calls:
                     isinstance(pos[1][0].ref, tuple) and pos[1][0].ref[0] == "str":
                 # ``getattr(self, "block1")`` of a name of known value: that attribute
                 return self.attribute(pos[0][0], pos[1][0].ref[1], call)
+            if key is None and func_node.value == "hasattr" and len(pos) == 2 and not kw and \
+                    isinstance(pos[1][0].ref, tuple) and pos[1][0].ref[0] == "str" and \
+                    self._has_attribute(pos[0][0], pos[1][0].ref[1]):
+                # ``hasattr(m, "reset")`` of an object whose class (or itself) has it
+                return Val("scalar", ref=True)
             if key is None and not kw:
                 number = numeric_call(func_node.value, vals)
                 if number is not None:
@@ -425,6 +430,8 @@ class Calls:
         if ref.no_grad:
             self.no_grad += 1
             self.no_grad_sites.append(node)
+        elif self.no_grad and self._decorated_enable_grad(node):
+            self.no_grad = 0  # ``@torch.enable_grad()``: grad on inside, whatever the caller's
         try:
             for i, p in enumerate(names):
                 if unknown_params:
@@ -606,6 +613,16 @@ class Calls:
         if info is not None and info.gid != self.gid:
             self.touched.add(info.gid)
         return info
+
+    def _has_attribute(self, obj: Val, name: str) -> bool:
+        """Whether ``obj``, an object of a class of the user's, surely has attribute
+        ``name``: a method or class attribute on its class's MRO, or one set on it."""
+        info = self._class_of(obj)
+        if info is None:
+            return False
+        if ("@", obj.ref, name) in self.state.env or self._method(info, name) is not None:
+            return True
+        return any(name in c.attrs for c in self._mro(info))
 
     def _method(self, info: ClassInfo, name: str):
         """The ``def`` of method ``name`` on ``info``'s MRO, or None. A class attribute

@@ -312,6 +312,10 @@ class PythonSemantics:
                 self.state.env[("@", base.ref, index.ref[1])] = Binding(val, stmt)
                 self.submodules.setdefault(base.ref, set()).update(module_refs(val))
                 return
+            if base.kind == "tensor" and base.ref == MODEL_OUTPUT and index is not None and \
+                    isinstance(index.ref, tuple) and index.ref[0] == "str":
+                # a string key: what a model of unknown class returned is a dict
+                base = self._as_container(target.value, base)
             if base.kind == "tensor" and base.store is not None:
                 res = self.in_place(target, base, [val])
                 if key is not None:
@@ -452,6 +456,9 @@ class PythonSemantics:
         if items is not None:
             return join_all([Val("scalar", ref=("str", k)) for k in items[0]]) \
                 if items else UNKNOWN
+        if container.kind == "module" and isinstance(container.ref, tuple) and \
+                container.ref[:2] == ("nn", "ParameterDict"):
+            return SCALAR  # (its keys)
         return self._element(container)
 
     def _element(self, container: Val) -> Val:
@@ -463,6 +470,12 @@ class PythonSemantics:
             return SOME_INT
         if isinstance(container.ref, tuple) and container.ref[0] == "elem":
             return container.ref[1]  # a list of tuples of known parts
+        if container.kind == "module" and isinstance(container.ref, tuple) and \
+                container.ref[:2] in (("nn", "ParameterList"), ("nn", "ParameterDict")):
+            # an element of an nn.ParameterList (a value of a ParameterDict): one of the
+            # parameters it registers
+            return Val("tensor", leaf=not self.no_grad and container.ref not in self.frozen,
+                       store=_param_store(container))
         if container.kind in ("container", "tuple"):
             kind = "tensor" if container.segs or container.store is not None else "unknown"
             if isinstance(container.ref, tuple) and container.ref[0] in ("modules", "children"):
@@ -821,7 +834,7 @@ class PythonSemantics:
                 return SCALAR if known is None else Val("scalar", ref=not known)
             n = number_of(v)
             if n is not None and isinstance(node.operator, (cst.Minus, cst.Plus)):
-                return known_number(-n if isinstance(node.operator, cst.Minus) else n)
+                return known_number(-n if isinstance(node.operator, cst.Minus) else n) or SCALAR
             if v.kind == "scalar":
                 return Val("scalar", src=v.src)  # ``-x.item()``: a number
             return self.op(node, "", [v], saves=False)

@@ -19,7 +19,7 @@ from gradguard.analysis.frames import (ClassInfo, FuncRef, Partial, Trained,
 from gradguard.analysis.module_semantics import copyable, is_super, module_dict_items, ref_kind
 from gradguard.analysis.known_numbers import numeric_call
 from gradguard.analysis.python_semantics import MAX_ELTS
-from gradguard.analysis.values import (EMPTY, NONE, SCALAR, UNKNOWN, Alts, Binding, Cut, Val,
+from gradguard.analysis.values import (EMPTY, MODEL_OUTPUT, NONE, SCALAR, UNKNOWN, Alts, Binding, Cut, Val,
                                        dict_items, dict_of_pairs, dict_sure_keys, element_shape, join, join_all,
                                        merge_src, module_refs, param_owners, scalars_only,
                                        flag_modules)
@@ -317,12 +317,22 @@ class TorchSemantics:
         if name in T.FACTORIES:
             rg = kw.get("requires_grad")
             leaf = rg is not None and literal_truth(rg[1]) is True and not self.no_grad
+            first = pos[0][0] if pos else None
+            if name in T.ALIASING_FACTORIES and first is not None and len(pos) == 1 and \
+                    first.kind == "tensor" and rg is None:
+                return first  # ``torch.as_tensor(t)``, ``torch.Tensor(t)``: ``t`` itself
             # known to have no graph: no requires_grad (or a literal False), no **kwargs,
-            # and not as_tensor/asarray (which return a tensor argument itself)
+            # and not as_tensor/asarray/Tensor of what may be a tensor (they return it)
             known = (rg is None or literal_truth(rg[1]) is False) and \
-                not any(a.star == "**" for a in call.args) and name not in T.ALIASING_FACTORIES
+                not any(a.star == "**" for a in call.args) and (
+                    name not in T.ALIASING_FACTORIES or
+                    first is not None and first.kind in ("container", "tuple"))
             given = frozenset().union(*(v.segs for v in vals)) if vals else EMPTY
             reach = self.reach_of(given)[0] if given and not self.no_grad else EMPTY
+            if known and not self.no_grad:
+                # (of parameters themselves: ``torch.tensor([p for p in self.log_vars])``)
+                reach = reach | frozenset().union(*(
+                    param_owners(v) or () for v in vals if v.leaf))
             if reach:
                 # ``torch.tensor([log_prob, ...])``: a new tensor of the values of tensors
                 # that had a graph, cut from it
@@ -779,6 +789,10 @@ class TorchSemantics:
                 self.state.env[key] = Binding(UNKNOWN, self.state.env[key].stmt)
             self._forget_set_by(attr)
             return UNKNOWN
+        if recv.kind == "tensor" and recv.ref == MODEL_OUTPUT and attr in T.CONTAINER_METHODS:
+            # what a model of unknown class returned, with a dict's or list's method called
+            # on it (``ret.pop("embed")``): a dict or list of what may carry its graph
+            recv = self._as_container(func.value, recv)
         if recv.kind in ("container", "tuple"):
             if attr in ("pop", "popleft", "get", "values", "items", "copy", "keys", "index"):
                 return Val("container", recv.segs, recv.leaf) if attr in (
@@ -848,6 +862,15 @@ class TorchSemantics:
             res = Val(res.kind, res.segs, res.leaf, store=recv.store, src=res.src)
         return self._outputs(attr, pos, kw, res)
 
+    def _as_container(self, node, val: Val) -> Val:
+        """``val`` (held by ``node``) known to be a dict or a list after all: a container
+        of its graph, which ``node``'s variable holds from now on."""
+        out = Val("container", val.segs, val.leaf, src=val.src)
+        key = self.key_of(node) if isinstance(node, (cst.Name, cst.Attribute)) else None
+        if key is not None and key in self.state.env:
+            self.state.env[key] = Binding(out, self.state.env[key].stmt)
+        return out
+
     def _outputs(self, name: str, after, kw, res: Val) -> Val:
         """The result of op ``name`` as the tuple it returns when it returns several
         tensors (``x.sort()``; ``torch.max(x, 1)``, given a dim, not ``torch.max(x)`` or
@@ -901,6 +924,14 @@ class TorchSemantics:
                         self.code_fact(_applies_no_grad, v.ref.node):
                     return True
         return False
+
+
+    def _decorated_enable_grad(self, func) -> bool:
+        """Whether a decorator of ``func`` runs it with grad mode on:
+        ``@torch.enable_grad()``, ``@torch.set_grad_enabled(True)``."""
+        return any(self._grad_context(d.decorator if isinstance(d.decorator, cst.Call)
+                                      else cst.Call(func=d.decorator)) == "on"
+                   for d in getattr(func, "decorators", ()))
 
 
 def _applies_no_grad(func: cst.FunctionDef) -> bool:

@@ -115,12 +115,17 @@ CUT_METHODS = frozenset(
 # (torch/random.py, torch/autograd/grad_mode.py, torch/__init__.py):
 FACTORIES_HAND = frozenset({"manual_seed", "no_grad", "inference_mode", "enable_grad",
                             "set_grad_enabled", "device", "Generator", "is_tensor", "numel"})
+# torch.Tensor and the legacy typed constructors (torch_ops.json "legacy_constructors",
+# from torch._tensor_classes: torch.FloatTensor...).
+LEGACY_CONSTRUCTORS = frozenset(_db.data()["legacy_constructors"])
 FACTORIES = _db.factories() | frozenset(
-    n for n, srcs in _FUNCTIONS.items() if not any(g for _, g, _ in srcs)) | FACTORIES_HAND
+    n for n, srcs in _FUNCTIONS.items() if not any(g for _, g, _ in srcs)) | FACTORIES_HAND | \
+    LEGACY_CONSTRUCTORS
 
 # Factories that return their tensor argument itself when it already is one (with its
-# graph): torch.as_tensor / torch.asarray (torch/csrc/utils/tensor_new.cpp).
-ALIASING_FACTORIES = frozenset({"as_tensor", "asarray"})
+# graph), and a new tensor of the values of a sequence: torch.as_tensor / torch.asarray,
+# and the legacy constructors (an alias of a tensor: torch/csrc/utils/tensor_new.cpp).
+ALIASING_FACTORIES = frozenset({"as_tensor", "asarray"}) | LEGACY_CONSTRUCTORS
 
 # Operations that save no tensor for backward (their grad_fn needs only shapes or
 # scalars), so walking their freed node again raises nothing: AddBackward0, SubBackward0,
@@ -258,6 +263,11 @@ MODULE_WRAPPERS = frozenset(_db.data()["module_wrappers"])
 # Attributes every nn.Module has that hold a Python scalar (``self.training``): never a
 # submodule (torch_ops.json "module_scalars", from vars(nn.Module())).
 MODULE_SCALARS = frozenset(_db.data()["module_scalars"])
+
+# the methods of dict and list a tensor does not have (torch_ops.json "container_methods",
+# from dir(torch.Tensor)): what a model of unknown class returned and has them called is
+# a dict or a list
+CONTAINER_METHODS = frozenset(_db.data()["container_methods"])
 
 # Methods that walk and free the graph of their receiver (Tensor.backward) or of their
 # first argument (wrappers: accelerate's Accelerator.backward, Lightning's
