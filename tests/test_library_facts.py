@@ -1485,3 +1485,65 @@ def test_a_negated_number_too_large_to_follow_is_a_number():
             opt.step()
         """
     assert _found(program) == []
+
+
+def test_a_tensor_handed_to_unknown_code_with_graphs_may_get_one():
+    # deepinv's tiling: ``strategy.reduce_patches(out, outputs)`` writes the processed
+    # patches into the zeros buffer in place (CopySlices gives it their graph)
+    program = """\
+        import torch
+
+
+        def check_grads(strategy, denoiser, x):
+            x = x.detach().clone().requires_grad_(True)
+            processed = [denoiser(p) for p in strategy.patches(x)]
+            out = torch.zeros_like(x)
+            strategy.reduce_patches(out, processed)
+            loss = out.sum()
+            loss.backward()
+            return x.grad
+        """
+    assert _found(program) == []
+    # nothing handed over with it: the buffer has no graph, the backward raises
+    assert [c for c, _, _ in _found(program.replace("strategy.reduce_patches(out, processed)",
+                                                   "strategy.reduce_patches(out)"))] == ["GG401"]
+
+
+def test_a_method_run_not_followed_may_set_what_it_assigns_on_its_object():
+    # pykan's MultKAN.attribute(l): starts with ``self.attribute()``, which refreshes the
+    # scores from this iteration's forward, then reads them
+    program = """\
+        import torch
+        from torch import nn
+
+
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.lin = nn.Linear(3, 3)
+
+            def forward(self, x):
+                y = self.lin(x)
+                self.act_scale = y.std(dim=0)
+                return y
+
+            def attribute(self, l=None):
+                if l is not None:
+                    self.attribute()
+                    out = self.scores[l]
+                else:
+                    out = torch.ones(3)
+                self.scores = [self.act_scale * out]
+                return self.scores[0]
+
+            def fit(self, x, y, steps):
+                for _ in range(steps):
+                    pred = self(x)
+                    score = self.attribute(0)
+                    loss = ((pred - y) ** 2).mean() + score.sum()
+                    loss.backward()
+        """
+    assert _found(program) == []
+    # no refresh: the scores are the previous iteration's, whose graph was freed
+    [(code, line, _)] = _found(program.replace("  self.attribute()\n", "  pass\n"))
+    assert (code, line) == ("GG102", 29)

@@ -11,7 +11,7 @@ import libcst as cst
 from gradguard.analysis import torchapi as T
 from gradguard.analysis.frames import (MAX_DEPTH, MAX_FOREIGN_DEPTH, MAX_FOREIGN_STEPS, ClassInfo,
                                        Frame, FuncRef, Partial, TupleType, calls_in, dotted,
-                                       is_global, literal_int, walk_scope)
+                                       is_global, literal_int, self_assigned, walk_scope)
 from gradguard.analysis.known_numbers import COUNT, int_of, known_int, numeric_call, range_length
 from gradguard.analysis.values import (CALLABLE_KINDS, EMPTY, MODEL_PART, Alts, NONE, SCALAR, UNKNOWN, Binding,
                                        Val, dict_items, dict_of, dict_of_pairs, dict_sure_keys, join,
@@ -358,6 +358,17 @@ class Calls:
             # backward: what gradients an optimizer holds is no longer known
             for opt in self.grads_since_clear:
                 self.grads_since_clear[opt] = None
+        if any(v.grad for v in vals):
+            # a tensor with no graph handed over with one (or a leaf) may be written into
+            # there (``strategy.reduce_patches(out, outputs)``): whether it has one is not
+            # known any more
+            written = {v.store for v in vals if v.kind == "tensor" and not v.grad and
+                       v.src is not None and isinstance(v.store, tuple) and v.store[0] == "t"}
+            if written:
+                env = self.state.env
+                for k, b in list(env.items()):
+                    if b.val.store in written and b.val.src is not None and not b.val.grad:
+                        env[k] = Binding(replace(b.val, src=None), b.stmt)
         for v in vals:
             if v.kind in ("module", "object"):
                 self.escaped.update(module_refs(v))
@@ -368,6 +379,18 @@ class Calls:
                     self.escaped.add(e.ref)
             if v.segs:
                 self.escaped |= self.reach_of(v.segs)[0]
+
+    def _forget_assigned(self, node, self_val: Val | None) -> None:
+        """A method run not followed (a recursive call, one too deep): what it assigns on
+        its object may have changed (``self.attribute()`` refreshing ``self.scores``)."""
+        if self_val is None or not isinstance(self_val.ref, tuple) or \
+                not isinstance(node, cst.FunctionDef):
+            return
+        env = self.state.env
+        for attr in self.code_fact(self_assigned, node):
+            key = ("@", self_val.ref, attr)
+            if key in env:
+                env[key] = Binding(UNKNOWN, env[key].stmt)
 
     def call_ref(self, call, ref: FuncRef, pos, kw, self_val: Val | None,
                  unknown_params: bool = False) -> Val:
@@ -388,8 +411,10 @@ class Calls:
             # forward reached again through a submodule of its own class is a module call:
             # it builds a graph from what it is given.)
             self.escape(vals)
+            self._forget_assigned(node, self_val)
             return UNKNOWN
         if self.depth >= MAX_DEPTH or foreign or recursive:
+            self._forget_assigned(node, self_val)
             return self._propagate(vals)
         if ref.cls is not None and _is_stub(node):
             # an abstract method, or one whose body is only ``...``, ``pass`` or ``raise

@@ -262,3 +262,35 @@ def tuple_fields(args) -> tuple | None:
             return None
         out.append(name)
     return tuple(out)
+
+
+def self_assigned(func) -> frozenset:
+    """The attributes a method assigns on its first parameter (``self.x = ...``,
+    ``self.x += ...``, ``self.x: T = ...``), anywhere in its body."""
+    params = list(func.params.posonly_params) + list(func.params.params)
+    if not params or isinstance(func, cst.Lambda):
+        return frozenset()
+    me = params[0].name.value
+    out = set()
+
+    def targets(node):
+        if isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) and \
+                node.value.value == me:
+            out.add(node.attr.value)
+        elif isinstance(node, (cst.Tuple, cst.List)):
+            for e in node.elements:
+                targets(e.value)
+
+    class Visitor(cst.CSTVisitor):
+        def visit_Assign(self, node):
+            for t in node.targets:
+                targets(t.target)
+
+        def visit_AugAssign(self, node):
+            targets(node.target)
+
+        def visit_AnnAssign(self, node):
+            targets(node.target)
+
+    func.body.visit(Visitor())
+    return frozenset(out)

@@ -15,9 +15,10 @@ from gradguard.analysis import torchdb
 from gradguard.analysis.events import DiscardedDetach
 from gradguard.analysis.frames import (ClassInfo, FuncRef, Partial, Trained,
                                        TupleType, children_of, tuple_fields,
-                                       dotted, is_global, literal_truth, string_value)
-from gradguard.analysis.module_semantics import copyable, is_super, module_dict_items, ref_kind
+                                       dotted, is_global, literal_truth, self_assigned,
+                                       string_value)
 from gradguard.analysis.known_numbers import numeric_call
+from gradguard.analysis.module_semantics import copyable, is_super, module_dict_items, ref_kind
 from gradguard.analysis.python_semantics import MAX_ELTS
 from gradguard.analysis.values import (EMPTY, MODEL_OUTPUT, NONE, SCALAR, UNKNOWN, Alts, Binding, Cut, Val,
                                        dict_items, dict_of_pairs, dict_sure_keys, element_shape, join, join_all,
@@ -996,38 +997,6 @@ def _only_reads(expr) -> bool:
             return False
         todo.extend(children_of(n))
     return True
-
-
-def self_assigned(func) -> frozenset:
-    """The attributes a method assigns on its first parameter (``self.x = ...``,
-    ``self.x += ...``, ``self.x: T = ...``), anywhere in its body."""
-    params = list(func.params.posonly_params) + list(func.params.params)
-    if not params or isinstance(func, cst.Lambda):
-        return frozenset()
-    me = params[0].name.value
-    out = set()
-
-    def targets(node):
-        if isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) and \
-                node.value.value == me:
-            out.add(node.attr.value)
-        elif isinstance(node, (cst.Tuple, cst.List)):
-            for e in node.elements:
-                targets(e.value)
-
-    class Visitor(cst.CSTVisitor):
-        def visit_Assign(self, node):
-            for t in node.targets:
-                targets(t.target)
-
-        def visit_AugAssign(self, node):
-            targets(node.target)
-
-        def visit_AnnAssign(self, node):
-            targets(node.target)
-
-    func.body.visit(Visitor())
-    return frozenset(out)
 
 
 # str methods that compute a string or a bool from the string and their arguments alone
