@@ -1547,3 +1547,42 @@ def test_a_method_run_not_followed_may_set_what_it_assigns_on_its_object():
     # no refresh: the scores are the previous iteration's, whose graph was freed
     [(code, line, _)] = _found(program.replace("  self.attribute()\n", "  pass\n"))
     assert (code, line) == ("GG102", 29)
+
+
+def test_a_lightning_modules_predict_step_runs_without_grad():
+    # neuralprophet: a quantile fix-up in place only in predict mode, which only
+    # predict_step asks for; Lightning runs it under inference_mode (and training_step
+    # reaches forward, through self(x), with predict_mode False)
+    program = """\
+        import torch
+        import pytorch_lightning as pl
+
+
+        class Net(pl.LightningModule):
+            def __init__(self):
+                super().__init__()
+                self.lin = torch.nn.Linear(4, 3)
+
+            def quantiles(self, diffs, predict_mode=False):
+                upper = diffs[:, 1:]
+                if predict_mode:
+                    upper[:, 0] = torch.max(torch.tensor(0.0), upper[:, 0])
+                return torch.cat([diffs[:, :1], upper + diffs[:, :1].detach()], dim=1)
+
+            def forward(self, x, predict_mode=False):
+                return self.quantiles(self.lin(x), predict_mode)
+
+            def training_step(self, batch, batch_idx):
+                x, y = batch
+                return ((self(x) - y) ** 2).mean()
+
+            def predict_step(self, batch, batch_idx):
+                x, _ = batch
+                return self(x, predict_mode=True)
+        """
+    assert _found(program) == []
+    # a plain nn.Module's predict_step is an ordinary method: its in-place write is on a
+    # tensor torch.max saved
+    plain = program.replace("import pytorch_lightning as pl", "import torch.nn as nn").replace(
+        "pl.LightningModule", "nn.Module")
+    assert [(c, line) for c, line, _ in _found(plain)] == [("GG202", 13)]

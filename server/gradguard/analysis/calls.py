@@ -689,7 +689,7 @@ class Calls:
         key = name if self.gid == "G" else f"{self.gid}.{name}"
         if key in self.classes and self.classes[key].node is node:
             return self.classes[key]
-        bases, short, container = [], [], None
+        bases, short, container, lightning = [], [], None, False
         for a in node.bases:
             if a.keyword is not None:
                 continue
@@ -702,6 +702,8 @@ class Calls:
             if path.startswith("torch.nn.") and short[-1] in T.MODULE_CONTAINERS:
                 container = short[-1]
             val = self._global(written)
+            lightning = lightning or path in T.LIGHTNING_MODULES or val is not None and \
+                val.kind == "ns" and val.ref in T.LIGHTNING_MODULES
             known = val.ref if val is not None and val.kind == "class" and \
                 isinstance(val.ref, ClassInfo) else None
             bases.append(known.key if known is not None else short[-1])
@@ -728,7 +730,7 @@ class Calls:
         container = container or next((c.container for c in known if c.container), None)
         info = ClassInfo(node, methods, bases, is_module, is_opt, key, self.gid, attrs,
                          tuple(fields) if is_dataclass or "NamedTuple" in short else None,
-                         container)
+                         container, lightning or any(c.lightning for c in known))
         self.classes[key] = info
         return info
 

@@ -231,10 +231,14 @@ class _Def:
 
     @staticmethod
     def of(qualname: str, node: cst.FunctionDef, code: str) -> "_Def":
-        return _Def(qualname, node.name.value, code, frozenset(_WORD.findall(code)),
+        words = set(_WORD.findall(code))
+        if _SELF_CALL.search(code):
+            words.add("forward")  # ``self(x)`` calls the module's forward (nn.Module.__call__)
+        return _Def(qualname, node.name.value, code, frozenset(words),
                     any(t in code for t in T.TRIGGER_TOKENS))
 
 
+_SELF_CALL = re.compile(r"\bself\s*\(")
 _STUB = cst.SimpleStatementSuite(body=[cst.Pass()])
 _NESTED_CODE = re.compile(r"\b(?:def|class|lambda)\b")
 

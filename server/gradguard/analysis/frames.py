@@ -78,6 +78,7 @@ class ClassInfo:
     attrs: dict = field(default_factory=dict)  # class-level ``name = value``: value node
     fields: tuple | None = None  # a @dataclass's fields (annotated names), in order; None: not one
     container: str | None = None  # the torch.nn container it derives from ("Sequential")
+    lightning: bool = False  # a subclass of Lightning's LightningModule
 
 
 @dataclass(frozen=True)

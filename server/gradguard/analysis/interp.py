@@ -20,6 +20,7 @@ import itertools
 
 import libcst as cst
 
+from gradguard.analysis import torchapi as T
 from gradguard.analysis.autograd_effects import AutogradEffects
 from gradguard.analysis.calls import Calls
 from gradguard.analysis.cli_options import CliOptions
@@ -246,7 +247,9 @@ class Interpreter(PythonSemantics, Calls, ControlFlow, Unswitching, ImportSemant
                 if func.name.value == "__init__" else self._instance_after_init(cls, func)
         elif cls is not None:  # a classmethod's root gets its class
             self_val = self.bound_to(func, cls, None)[1]
-        ref = FuncRef(func, self.gid, cls, no_grad=self._decorated_no_grad(func), gid=self.gid)
+        # (a LightningModule's validation/test/predict step runs with grad off: its Trainer's)
+        ref = FuncRef(func, self.gid, cls, gid=self.gid, no_grad=self._decorated_no_grad(func) or (
+            cls is not None and cls.lightning and func.name.value in T.LIGHTNING_NO_GRAD_HOOKS))
         try:
             self.call_ref(None, ref, [], {}, self_val, unknown_params=True)
         except Budget:

@@ -300,6 +300,18 @@ MODULE_METHODS = frozenset({"parameters", "named_parameters", "zero_grad", "stat
 MODULE_BASES = frozenset({"Module", "LightningModule", "Sequential", "ModuleList",
                           "ModuleDict"})
 
+# Lightning's LightningModule (the import paths it is exported under) and the hooks its
+# Trainer runs with gradients disabled: "the model is put in eval mode and PyTorch
+# gradients are disabled" (validation_step, test_step), predict_step under
+# torch.inference_mode() (Trainer(inference_mode=True), the default). From the Lightning
+# docs (LightningModule, Trainer); Lightning is not torch, so this is a hand list.
+LIGHTNING_MODULES = frozenset({
+    "pytorch_lightning.LightningModule", "pytorch_lightning.core.LightningModule",
+    "pytorch_lightning.core.module.LightningModule", "lightning.LightningModule",
+    "lightning.pytorch.LightningModule", "lightning.pytorch.core.LightningModule",
+    "lightning.pytorch.core.module.LightningModule"})
+LIGHTNING_NO_GRAD_HOOKS = frozenset({"validation_step", "test_step", "predict_step"})
+
 # Python container methods that add their argument to the container (list, deque, dict,
 # set, queue.Queue); LIST_ADDS are those only a list or deque has.
 CONTAINER_ADDS = frozenset({"append", "extend", "insert", "add", "update", "appendleft", "put"})
