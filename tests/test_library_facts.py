@@ -1586,3 +1586,35 @@ def test_a_lightning_modules_predict_step_runs_without_grad():
     plain = program.replace("import pytorch_lightning as pl", "import torch.nn as nn").replace(
         "pl.LightningModule", "nn.Module")
     assert [(c, line) for c, line, _ in _found(plain)] == [("GG202", 13)]
+
+
+def test_a_short_loop_that_branches_on_its_index_runs_pass_by_pass():
+    # "Making Better Mistakes" hierarchical cross-entropy: the leaf level takes the
+    # softmax output itself, and the masked write changes it in place
+    program = """\
+        import torch
+        import torch.nn.functional as F
+
+        net = torch.nn.Linear(10, 6)
+        maps = [torch.eye(6), torch.ones(6, 6)]
+        opt = torch.optim.SGD(net.parameters(), lr=0.1)
+        for x in [torch.randn(4, 10)] * 3:
+            probs = F.softmax(net(x), dim=1)
+            loss = 0.0
+            for level in range(2):
+                if level == 0:
+                    num = probs.clone()
+                else:
+                    num = probs @ maps[level]
+                idx = num != 0
+                num[idx] = -torch.log(num[idx])
+                loss = loss + num.sum()
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+        """
+    assert _found(program) == []
+    [(code, line, message)] = _found(program.replace("num = probs.clone()", "num = probs"))
+    assert (code, line) == ("GG202", 16)
+    assert message == ("In-place change of `num`, which `F.softmax(net(x), dim=1)` (line 8) "
+                       "saved for backward")

@@ -13,12 +13,33 @@ import libcst as cst
 
 from gradguard.analysis import torchapi as T
 from gradguard.analysis.frames import LOOP_PASSES, MAX_LOOP_NESTING, LoopCtx, literal_int, \
-    dotted, literal_truth, string_value, walk_scope
+    children_of, dotted, literal_truth, string_value, walk_scope
 from gradguard.analysis.known_numbers import counter_start, int_of, known_int, pass_counter, \
     range_length
 from gradguard.analysis.python_semantics import MAX_ELTS, known_strings, names_in
 from gradguard.analysis.values import EMPTY, NONE, SCALAR, UNKNOWN, Binding, Cond, State, Val, \
     dict_items, dict_sure_keys, join_states, known_object
+
+
+MAX_BRANCHED_PASSES = 4
+"""Loops over a ``range`` of at most this many known ints whose body branches on the index
+run pass by pass (:meth:`ControlFlow._branches_on_index`)."""
+
+
+def _tested_names(body) -> frozenset:
+    """The names an ``if`` (or ``elif``) in ``body`` compares with a constant
+    (``if level == 0:``, ``elif k > 1:``), nested functions and classes aside."""
+    out, todo = set(), [body]
+    while todo:
+        n = todo.pop()
+        if isinstance(n, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+            continue
+        if isinstance(n, cst.If) and isinstance(n.test, cst.Comparison) and \
+                len(n.test.comparisons) == 1 and isinstance(n.test.left, cst.Name) and \
+                isinstance(n.test.comparisons[0].comparator, cst.Integer):
+            out.add(n.test.left.value)
+        todo.extend(children_of(n))
+    return frozenset(out)
 
 
 def _is_main_guard(test) -> bool:
@@ -486,6 +507,10 @@ class ControlFlow:
         elif self._builds_layers(it):
             elements = [known_int(i) for i in range(*it.ref[2])]
             unroll = True
+        elif self._branches_on_index(stmt, it):
+            # ``for level in range(2): if level == 0: num = probs`` (each pass takes its
+            # own branch): each index in turn
+            elements = [known_int(i) for i in range(*it.ref[2])]
         elif self._names_in_constructor(it):
             # ``for name in ("block1", "block2"): getattr(self, name)...``: each name
             elements = list(it.elts)
@@ -542,6 +567,16 @@ class ControlFlow:
         func = self.frame.func
         return n is not None and 0 < n <= MAX_ELTS and len(it.ref) == 3 and \
             isinstance(func, cst.FunctionDef) and func.name.value == "__init__"
+
+    def _branches_on_index(self, stmt: cst.For, it: Val) -> bool:
+        """A loop over a ``range`` of at most ``MAX_BRANCHED_PASSES`` known ints whose body
+        tests its index against a constant in an ``if`` (``if level == 0:``): the passes
+        take different branches, so the loop runs pass by pass with its index known."""
+        n = range_length(it)
+        if n is None or not 0 < n <= MAX_BRANCHED_PASSES or len(it.ref) != 3 or \
+                not isinstance(stmt.target, cst.Name):
+            return False
+        return stmt.target.value in self.code_fact(_tested_names, stmt.body)
 
     def _names_in_constructor(self, it: Val) -> bool:
         """A loop over a few strings of known value in a constructor (the names of
