@@ -26,20 +26,25 @@ MAX_BRANCHED_PASSES = 4
 run pass by pass (:meth:`ControlFlow._branches_on_index`)."""
 
 
-def _tested_names(body) -> frozenset:
-    """The names an ``if`` (or ``elif``) in ``body`` compares with a constant
-    (``if level == 0:``, ``elif k > 1:``), nested functions and classes aside."""
-    out, todo = set(), [body]
+def _tested_names(body) -> tuple:
+    """The names an ``if`` (or ``elif``) in ``body`` tests for equality with an int
+    (``if level == 0:``), nested functions and classes aside; and whether ``body`` trains
+    (calls a ``backward`` or a ``step``: a training loop's passes stand for its
+    iterations, which a later pass's are)."""
+    out, trains, todo = set(), False, [body]
     while todo:
         n = todo.pop()
         if isinstance(n, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
             continue
         if isinstance(n, cst.If) and isinstance(n.test, cst.Comparison) and \
                 len(n.test.comparisons) == 1 and isinstance(n.test.left, cst.Name) and \
+                isinstance(n.test.comparisons[0].operator, cst.Equal) and \
                 isinstance(n.test.comparisons[0].comparator, cst.Integer):
             out.add(n.test.left.value)
+        if isinstance(n, cst.Attribute) and n.attr.value in ("backward", "step"):
+            trains = True
         todo.extend(children_of(n))
-    return frozenset(out)
+    return frozenset(out), trains
 
 
 def _is_main_guard(test) -> bool:
@@ -570,13 +575,15 @@ class ControlFlow:
 
     def _branches_on_index(self, stmt: cst.For, it: Val) -> bool:
         """A loop over a ``range`` of at most ``MAX_BRANCHED_PASSES`` known ints whose body
-        tests its index against a constant in an ``if`` (``if level == 0:``): the passes
-        take different branches, so the loop runs pass by pass with its index known."""
+        tests its index for equality with an int in an ``if`` (``if level == 0:``) and
+        does not train: the passes take different branches, so the loop runs pass by pass
+        with its index known."""
         n = range_length(it)
         if n is None or not 0 < n <= MAX_BRANCHED_PASSES or len(it.ref) != 3 or \
                 not isinstance(stmt.target, cst.Name):
             return False
-        return stmt.target.value in self.code_fact(_tested_names, stmt.body)
+        tested, trains = self.code_fact(_tested_names, stmt.body)
+        return stmt.target.value in tested and not trains
 
     def _names_in_constructor(self, it: Val) -> bool:
         """A loop over a few strings of known value in a constructor (the names of
