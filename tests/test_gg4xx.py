@@ -79,7 +79,9 @@ def train(G, D, opt_g, z):
     assert codes(text) == []
 
 
-def test_gg402_direct_parameter_use_is_not_known():
+def test_gg402_a_parameter_assigned_to_a_module_is_that_modules():
+    # ``self.w = nn.Parameter(...)``: a graph through ``x @ self.w`` reaches ``net``, and
+    # no backward reaches ``other``, which the optimizer steps
     text = """import torch
 import torch.nn as nn
 class Net(nn.Module):
@@ -95,7 +97,8 @@ for _ in range(2):
     loss.backward()
     opt.step()
 """
-    assert "GG402" not in codes(text)
+    assert codes(text) == ["GG402"]
+    assert codes(text.replace("other.parameters()", "net.parameters()")) == []
 
 
 @pytest.mark.parametrize("text", [
@@ -538,9 +541,10 @@ def test_a_frozen_parameter_attribute_has_no_graph():
         "`loss` has no graph: the parameters it is computed from were made not to require "
         "grad (`p.requires_grad`, line 18), so this backward raises \"element 0 of tensors "
         "does not require grad and does not have a grad_fn\"")
-    # requires_grad_() undoes it
-    assert analyze(text.replace("opt = torch", "model.requires_grad_()\nopt = torch")
-                   ).findings == ()
+    # requires_grad_() undoes it: the loss has a graph, through ``self.pos``, a parameter
+    # of ``model``, not of the head the optimizer steps
+    assert [f.code for f in analyze(text.replace(
+        "opt = torch", "model.requires_grad_()\nopt = torch")).findings] == ["GG402"]
 
 
 # a learned inner loss (ML3-style meta-learning): torch.autograd.grad without create_graph
@@ -1137,3 +1141,98 @@ def test_gg402_model_built_again_after_its_optimizer_is_reported_where_it_is_bui
     assert analyze(fixed).findings == ()
     # the optimizer built after the model it trains: nothing to report
     assert analyze(REBUILT.replace("rnn = nn.RNN(4, 8)\nfor", "for")).findings == ()
+
+
+# ArcFace: the margin head is built beside the embedder and trained by the loss, but the
+# optimizer is given only the embedder's parameters
+MARGIN_HEAD = """import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class Margin(nn.Module):
+    def __init__(self, d, n):
+        super().__init__()
+        self.weight = nn.Parameter(torch.empty(n, d))
+        nn.init.xavier_uniform_(self.weight)
+
+    def forward(self, x):
+        return F.linear(F.normalize(x), F.normalize(self.weight))
+
+
+def train(loader):
+    model = nn.Sequential(nn.Linear(8, 16), nn.ReLU(), nn.Linear(16, 4))
+    head = Margin(4, 3)
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+    for x, y in loader:
+        loss = F.cross_entropy(head(model(x)), y)
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+"""
+
+
+def test_gg403_a_module_the_loss_trains_in_no_optimizer():
+    (f,) = analyze(MARGIN_HEAD).findings
+    assert (f.code, f.span.start.line, f.span.start.column) == ("GG403", 19, 16)
+    assert f.message.render() == (
+        "`optimizer` is not given the parameters of `head`: the backward on line 23 computes "
+        "their gradients, but no optimizer updates them, so `head` keeps its initial weights")
+    assert apply_edits(MARGIN_HEAD, f.preferred_fix.edits).splitlines()[18] == (
+        "    optimizer = torch.optim.SGD([*model.parameters(), *head.parameters()], lr=0.1)")
+    assert analyze(apply_edits(MARGIN_HEAD, f.preferred_fix.edits)).findings == ()
+
+
+@pytest.mark.parametrize("change", [
+    # its own optimizer (stepped elsewhere)
+    ("    optimizer = torch", "    head_opt = torch.optim.SGD(head.parameters())\n"
+                            "    optimizer = torch"),
+    # frozen, loaded, or a copy: not meant to be trained here
+    ("    head = Margin(4, 3)\n", "    head = Margin(4, 3).requires_grad_(False)\n"),
+    ("    head = Margin(4, 3)\n", "    head = Margin(4, 3)\n"
+                                "    head.load_state_dict(torch.load('head.pt'))\n"),
+    # run on data only (a network that makes the inputs), not on what the model computed
+    ("F.cross_entropy(head(model(x)), y)", "F.cross_entropy(model(head(x)), y)"),
+    # handed to code the engine does not follow
+    ("    for x, y", "    register(head)\n    for x, y"),
+])
+def test_gg403_quiet_when_the_module_may_be_left_out_on_purpose(change):
+    text = MARGIN_HEAD.replace(*change)
+    assert text != MARGIN_HEAD
+    assert "GG403" not in codes(text)
+
+
+def test_gg403_modules_in_a_plain_list_are_not_parameters():
+    # learning to learn: the LSTM cells are kept in a list, which parameters() does not see
+    text = """import torch
+import torch.nn as nn
+
+
+class MetaOptimizer(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.inp = nn.Linear(2, 8)
+        self.cells = []
+        for _ in range(2):
+            self.cells.append(nn.Linear(8, 8))
+        self.out = nn.Linear(8, 1)
+
+    def forward(self, x):
+        x = self.inp(x)
+        for cell in self.cells:
+            x = torch.tanh(cell(x))
+        return self.out(x)
+
+
+meta = MetaOptimizer()
+opt = torch.optim.Adam(meta.parameters())
+opt2 = torch.optim.Adam(torch.nn.Linear(1, 1).parameters())
+for _ in range(3):
+    loss = meta(torch.randn(4, 2)).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+"""
+    [(code, line)] = [(f.code, f.span.start.line) for f in analyze(text).findings]
+    assert (code, line) == ("GG403", 22)
+    assert codes(text.replace("self.cells = []", "self.cells = nn.ModuleList()")) == []

@@ -1138,6 +1138,7 @@ def test_an_object_built_by_an_unknown_base_holds_its_arguments_graphs():
 
         policy, qf = Policy(), nn.Linear(5, 1)
         policy_opt = th.optim.Adam(policy.parameters())
+        qf_opt = th.optim.Adam(qf.parameters())  # (its own step, elsewhere)
         for state in [th.randn(4, 3)] * 3:
             actions = policy(state).rsample()
             policy_loss = -qf(th.cat([state, actions], dim=1)).mean()

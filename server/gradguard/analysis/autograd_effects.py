@@ -68,6 +68,8 @@ class AutogradEffects:
     def _owners(self, store) -> frozenset:
         """The modules that hold the ``nn.Parameter`` of ``store`` as an attribute (what a
         graph from ``self.weight`` would reach), else nothing."""
+        if isinstance(store, tuple) and store[0] == "param":
+            return frozenset({store[1]})  # (``self.weight = nn.Parameter(...)``)
         if not isinstance(store, tuple) or store[0] != "p":
             return EMPTY
         return frozenset(k[1] for k, b in self.state.env.items()
@@ -162,6 +164,8 @@ class AutogradEffects:
             for r in sorted(st[1], key=repr):
                 self.bump(Val("tensor", store=("param", r)), node)
             return
+        if st[0] == "param" and self.loop_stack:
+            self.param_writes.add(st[1])  # (a step, a soft update's copy_ in a loop)
         version = self.state.versions[st] = self.state.versions.get(st, 0) + 1
         if self.state.version_guards:  # changed on this path, whatever the test said
             self.state.version_guards = frozenset(

@@ -183,6 +183,8 @@ class Calls:
             return self.call_path(call, callee.ref, pos, kw)
         if callee.kind in ("module", "object"):
             info = self._class_of(callee)
+            if info is not None and info.is_module:
+                self.note_inputs(callee, pos)
             if info is not None:
                 fwd = self._method(info, "__call__")
                 if info.is_module and (fwd is None or self.code_fact(_calls_super_call, fwd)):

@@ -739,7 +739,7 @@ class ControlFlow:
                for r in mods):
             return True
         return any(k[0] == "@" and k[1] in mods and isinstance(b.val.store, tuple) and
-                   b.val.store[0] == "p" for k, b in self.state.env.items())
+                   b.val.store[0] in ("p", "param") for k, b in self.state.env.items())
 
     def _relied_chain(self, stmt: cst.If) -> None:
         """For an ``if``/``elif`` chain with no ``else`` (at its first ``if``, the first

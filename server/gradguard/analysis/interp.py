@@ -178,6 +178,13 @@ class Interpreter(PythonSemantics, Calls, ControlFlow, Unswitching, ImportSemant
         self.cut_log: list = []  # (Cut of a graph, stamp)
         self.escaped: set = set()  # module refs handed to code the engine does not follow
         self.created: set = set()  # module refs constructed in this root
+        self.copies: set = set()  # module refs made by copy.deepcopy (a target network)
+        # module refs whose parameters something changed in a loop or loaded (GG403)
+        self.param_writes: set = set()
+        self.module_inputs: dict = {}  # module ref -> segments of the graphs it was run on
+        # module ref -> (the name it was first assigned to, the frame of that variable, or
+        # None for an attribute)
+        self.module_names: dict = {}
         # frame id of an inlined call -> (the caller's frame id, the call, its arguments'
         # expressions with the segments each carried): where a fix inside a callee
         # is written at the call instead

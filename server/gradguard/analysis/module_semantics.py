@@ -23,6 +23,15 @@ CHILDREN = "<children>"
 class ModuleSemantics:
     """Part of :class:`gradguard.analysis.interp.Interpreter` (a mixin over its state)."""
 
+    def note_inputs(self, module: Val, pos) -> None:
+        """Record the graphs a module built in the analysed code is run on (GG403: a
+        module run on what a trained module computed is part of the model)."""
+        ref = module.ref
+        if isinstance(ref, tuple) and ref in self.created and not self.no_grad:
+            for v, _ in pos:
+                if v.segs:
+                    self.module_inputs[ref] = self.module_inputs.get(ref, EMPTY) | v.segs
+
     def module_call(self, call, callee: Val, pos) -> Val:
         """Calling an nn.Module (or a model-like callable): its forward builds a graph
         from its parameters and saves its inputs and parameters; recurrent modules return
@@ -30,6 +39,7 @@ class ModuleSemantics:
         self._note_stale(pos)
         ref = callee.ref if isinstance(callee.ref, tuple) else None
         name = ref[1] if ref is not None and ref[0] == "nn" else None
+        self.note_inputs(callee, pos)
         info = self._class_of(callee) if name is None else None
         if (name == "Sequential" or info is not None and info.container == "Sequential") \
                 and callee.elts and len(pos) == 1:
@@ -223,6 +233,7 @@ class ModuleSemantics:
             new = ("obj", tag, ref[1])
         memo[ref] = new
         self.created.add(new)
+        self.copies.add(new)
         if ref in self.inplace_ctors:
             self.inplace_ctors[new] = self.inplace_ctors[ref]
         if ref in self.frozen:
@@ -234,7 +245,9 @@ class ModuleSemantics:
             if v.kind == "module":
                 return Val("module")  # (a module not known: its copy is not known either)
             if v.kind == "tensor" and v.leaf:
-                return Val("tensor", leaf=True, store=("p", next(self._ids)))
+                # (a parameter of the copied module: one of the copy's)
+                return Val("tensor", leaf=True, store=("param", new) if v.store == ("param", ref)
+                           else ("p", next(self._ids)))
             if v.segs:
                 return UNKNOWN  # (deepcopy of a tensor with a graph raises)
             return v

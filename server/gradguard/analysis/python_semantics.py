@@ -125,6 +125,10 @@ class PythonSemantics:
         fid = self.frame.gid if name in self.frame.globals_ else self.frame.id
         self.state.env[(fid, name)] = Binding(val, stmt if stmt is not None else self.frame.stmt)
         self.released((fid, name), val)
+        if val.kind == "module" and isinstance(val.ref, tuple) and \
+                isinstance(stmt, cst.SimpleStatementLine) and val.ref not in self.module_names:
+            # (an assignment: no loop target) the name and the frame that bound it
+            self.module_names[val.ref] = (name, fid)
 
     def _rebound_accumulation(self, node: cst.Assign, target, val: Val) -> None:
         """``acc = acc + t``, ``avg = 0.95 * avg + 0.05 * loss``: a running value rebound
@@ -234,6 +238,9 @@ class PythonSemantics:
                 # ``net.bias.requires_grad = False``: one parameter, the weight still does)
                 for r in flag_modules(base.store, val.ref):
                     self.set_frozen(r, val.ref, target)
+            elif target.attr.value == "requires_grad" and val.ref is False and \
+                    isinstance(base.store, tuple) and base.store[0] == "param":
+                self.maybe_frozen.add(base.store[1])  # (one parameter of it: ``net.bias``)
             if target.attr.value == "requires_grad" and base.kind == "module" and \
                     isinstance(base.ref, tuple) and val.kind == "scalar" and \
                     isinstance(val.ref, bool) and stmt is not None:
@@ -262,6 +269,11 @@ class PythonSemantics:
                     if r[0] == "nn" and r[1] in T.INPLACE_MODULES:
                         self.inplace_flags[r] = (val.ref, stmt.body[0] if isinstance(
                             stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 else None)
+            if base.kind == "module" and isinstance(base.ref, tuple) and val.kind == "tensor" \
+                    and isinstance(val.store, tuple) and val.store[0] == "p" and val.leaf:
+                # ``self.weight = nn.Parameter(...)``: a parameter of this module (its
+                # optimizer's step changes it, a graph through it reaches the module)
+                val = replace(val, store=("param", base.ref))
             if base.kind in ("object", "module") and base.ref is not None and \
                     not isinstance(base.ref, str):
                 akey = ("@", base.ref, target.attr.value)
@@ -286,6 +298,9 @@ class PythonSemantics:
                 self.released(akey, val)
                 if val.kind == "module":
                     self.submodules.setdefault(base.ref, set()).update(module_refs(val))
+                    if isinstance(val.ref, tuple):
+                        self.module_names.setdefault(val.ref, (
+                            f"{dotted(target.value)}.{target.attr.value}", None))
             elif base.kind == "class" and isinstance(base.ref, ClassInfo):
                 # ``Memory.cache = []``, ``cls.cache = {}``: the class's attribute
                 self.state.env[self.key_of(target)] = Binding(val, stmt)

@@ -629,6 +629,7 @@ class TorchSemantics:
                 # is stale for its backward
                 for r in self._descendants({recv.ref}):
                     self.bump(Val("tensor", store=("param", r)), call)
+                    self.param_writes.add(r)  # (loaded: pretrained, or another's copy)
             if attr == "requires_grad_" and isinstance(recv.ref, tuple):
                 self.set_frozen(recv.ref, literal_truth(pos[0][1]) if pos else True, call)
             if attr in ("to", "cuda", "cpu", "train", "eval", "float", "double",
@@ -821,6 +822,8 @@ class TorchSemantics:
                 for r in flag_modules(recv.store, flag):
                     self.set_frozen(r, flag, call)
                 return recv
+            if flag is False and isinstance(recv.store, tuple) and recv.store[0] == "param":
+                self.maybe_frozen.add(recv.store[1])  # (one parameter of it: ``net.weight``)
             v = Val("tensor", recv.segs, flag is not False and not self.no_grad,
                     store=recv.store)
             if v.leaf:

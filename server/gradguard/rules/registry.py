@@ -19,10 +19,12 @@ from gradguard.rules import (
     gg303_eval_without_no_grad as gg303,
     gg401_backward_without_graph as gg401,
     gg402_parameters_never_receive_gradient as gg402,
+    gg403_parameters_never_updated as gg403,
 )
 
 RULES = tuple(sorted((gg101.RULE, gg102.RULE, gg103.RULE, gg104.RULE, gg201.RULE, gg202.RULE,
-                      gg301.RULE, gg302.RULE, gg303.RULE, gg401.RULE, gg402.RULE),
+                      gg301.RULE, gg302.RULE, gg303.RULE, gg401.RULE, gg402.RULE,
+                      gg403.RULE),
                      key=lambda r: r.code))
 
 _BY_HAZARD = {"same": gg101, "carried": gg102, "reused": gg103}
@@ -34,7 +36,7 @@ def has_events(interp) -> bool:
     return bool(interp.hazards or interp.detaches or interp.inplace or
                 interp.accumulations or interp.retained_carries or interp.no_graph or
                 gg402.candidates(interp) or gg402.cleared_steps(interp) or
-                gg402.cut_out_parts(interp))
+                gg402.cut_out_parts(interp) or gg403.unoptimized(interp))
 
 
 def text_facts(text: str) -> tuple:
@@ -110,3 +112,4 @@ def _builders(interp, src):
     for h in interp.no_graph:
         yield gg401.RULE.code, lambda h=h: [gg401.build(h, src)], getattr(h, "frames", ())
     yield gg402.RULE.code, lambda: gg402.build_all(interp, src), None
+    yield gg403.RULE.code, lambda: gg403.build_all(interp, src), None

@@ -1,0 +1,223 @@
+"""GG403 parameters-never-updated: a backward of a training loop gives a module's parameters
+gradients, but no optimizer updates them: the module is missing from every optimizer (a
+metric-learning head built beside the model, layers kept in a plain Python list, which
+``parameters()`` does not see). Nothing raises; the module stays as it was initialised.
+
+Reported only on what the engine knows: the module is built in the analysed code with
+fresh parameters (not a ``copy.deepcopy`` of another, not loaded with ``load_state_dict``,
+nothing else writes its parameters), it is never handed to code the engine does not
+follow, and every optimizer of the file is given parameters the engine can name. Reported
+at the optimizer whose step follows that backward, where the fix goes.
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from gradguard.analysis.events import Step
+from gradguard.analysis.frames import walk_scope
+from gradguard.analysis.interp import Interpreter
+from gradguard.analysis.model import Edit, Finding, Fix, Message, Related
+from gradguard.analysis.source import Source
+from gradguard.analysis.values import EMPTY, Val
+from gradguard.rules import N_, Rule
+from gradguard.rules.common import path_to
+
+RULE = Rule(
+    code="GG403",
+    name="parameters-never-updated",
+    severity="warning",
+    summary=N_("A module the loss trains is in no optimizer"),
+    docs=N_("""## What it does
+Finds a module whose parameters a training loop's backward gives gradients, while no
+optimizer updates them: it was left out of every optimizer's parameters. Classic
+shapes: an ArcFace or classifier head built beside the model and trained by the loss,
+with the optimizer given only `model.parameters()`; layers kept in a plain Python list
+(not an `nn.ModuleList`), which `parameters()` does not see.
+
+## Why is this bad
+Nothing raises. The gradients are computed and never used: the module keeps its random
+initial weights, and the model trains around them.
+
+## Example
+```python
+model, head = Embedder(), ArcMarginProduct(32, n_classes)
+optimizer = torch.optim.SGD(model.parameters(), lr=0.1)   # head is missing
+for x, y in loader:
+    loss = criterion(head(model(x), y), y)
+    optimizer.zero_grad(); loss.backward(); optimizer.step()
+```
+
+## Use instead
+Give the optimizer every module the loss should train:
+```python
+optimizer = torch.optim.SGD([*model.parameters(), *head.parameters()], lr=0.1)
+```
+"""),
+    valid=(
+        """import torch
+model = torch.nn.Linear(4, 4)
+head = torch.nn.Linear(4, 2)
+opt = torch.optim.SGD([*model.parameters(), *head.parameters()], lr=0.1)
+for _ in range(2):
+    loss = head(model(torch.randn(3, 4))).sum()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+""",
+    ),
+    invalid=(
+        """import torch
+model = torch.nn.Linear(4, 4)
+head = torch.nn.Linear(4, 2)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for _ in range(2):
+    loss = head(model(torch.randn(3, 4))).sum()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+""",
+    ),
+)
+
+
+def unoptimized(interp: Interpreter) -> list:
+    """``(step, backward, modules)``: for a step in a loop, a backward of the same loop pass
+    before it whose graph reaches the parameters of modules built in the analysed code
+    that no optimizer updates (the outermost such module of each), each module once."""
+    steps = interp.step_recs
+    if not steps or not interp.backwards or any(
+            st.trained is None or not st.trained.pure for st in steps):
+        return []  # (an optimizer given parameters the engine cannot name may hold them)
+    optimized: set = set()
+    for t in set(interp.optimizers) | {st.trained for st in steps}:
+        optimized |= set(t.mods) | interp._descendants(t.refs)
+    # (parameters loaded, or written in a loop by something else than a step: a target
+    # network's soft update)
+    skip = optimized | interp.escaped | interp.frozen | interp.maybe_frozen | interp.copies | \
+        interp.param_writes
+    parents: dict = {}
+    for parent, kids in interp.submodules.items():
+        for k in kids:
+            parents.setdefault(k, set()).add(parent)
+
+    def outermost(r):
+        seen = {r}
+        while True:
+            up = [p for p in parents.get(r, ()) if p in interp.created and p not in skip and
+                  p not in seen]
+            if len(up) != 1:
+                return r
+            r = up[0]
+            seen.add(r)
+
+    # modules the user meant to be trained: held by a trained module in a plain list or
+    # dict attribute (not registered: its parameters() does not see them), or, when
+    # there is one optimizer, built in the scope that builds it and run on what the
+    # trained modules compute
+    held = set()
+    for key, b in interp.state.env.items():
+        if key[0] == "@" and key[1] in optimized and b.val.kind == "container":
+            elem = b.val.ref[1] if isinstance(b.val.ref, tuple) and b.val.ref[0] == "elem" and \
+                isinstance(b.val.ref[1], Val) else None
+            held |= {e.ref for e in (b.val.elts or ()) + ((elem,) if elem else ())
+                     if e.kind == "module" and isinstance(e.ref, tuple)}
+    trained = set(interp.optimizers) | {st.trained for st in steps}
+    scopes = {key[0] for t in trained for _, key in t.keys} if len(trained) == 1 else set()
+
+    def downstream(r) -> bool:
+        # some call of it is run on what a trained module computed (``head(model(x))``):
+        # it is part of the model being trained, not a network that makes its data
+        return any(interp.reach_of(interp.module_inputs.get(m, EMPTY))[0] & optimized
+                   for m in interp._descendants({r}))
+
+    def meant(r) -> bool:
+        frame = interp.module_names.get(r, (None, None))[1]
+        return bool(held & ({r} | _ancestors(r, parents))) or \
+            frame is not None and frame in scopes and downstream(r)
+
+    out, reported = [], set()
+    for st in steps:
+        p = st.stamp[-1] if st.stamp else None
+        if p is None:
+            continue  # (a step outside any loop trains nothing for long)
+        for b in interp.backwards[:st.backs]:
+            if b.wild or p not in b.stamp:
+                continue
+            left = {outermost(r) for r in b.reach if r in interp.created and r not in skip}
+            left = {r for r in left if meant(r)}
+            if any(interp._descendants({r}) & skip for r in left):
+                continue  # (part of it is trained or written: on purpose, maybe)
+            new = frozenset(left - reported)
+            if new:
+                reported |= new
+                out.append((st, b, new))
+    return out
+
+
+def _ancestors(r, parents: dict) -> set:
+    out, todo = set(), [r]
+    while todo:
+        for p in parents.get(todo.pop(), ()):
+            if p not in out:
+                out.add(p)
+                todo.append(p)
+    return out
+
+
+def _name(interp: Interpreter, ref) -> str:
+    """What the code calls module ``ref``: the name it was bound to, else its class."""
+    name = interp.module_names.get(ref)
+    if name is not None:
+        return name[0]
+    return ref[1] if ref[0] == "nn" else str(ref[-1]).rsplit(".", 1)[-1]
+
+
+def build_all(interp: Interpreter, src: Source) -> list[tuple[Finding, tuple]]:
+    """The GG403 findings, each with its step's frames."""
+    return [(_finding(interp, st, b, mods, src), st.frames)
+            for st, b, mods in unoptimized(interp)]
+
+
+def _finding(interp: Interpreter, st: Step, b, mods, src: Source) -> Finding:
+    names = sorted({_name(interp, r) for r in mods})
+    shown = ", ".join(names)
+    opt = src.code(st.optimizer, 30)
+    site = st.trained.site if st.trained.site is not None else st.node
+    message = Message(N_("`{optimizer}` is not given the parameters of `{modules}`: the "
+                         "backward on line {line} computes their gradients, but no "
+                         "optimizer updates them, so `{modules}` keeps its initial weights"),
+                      {"optimizer": opt, "modules": shown, "line": src.line_ref(b.node)})
+    related = [Related(src.span(b.node), Message(
+        N_("this backward gives `{modules}` gradients"), {"modules": shown}), backward=True),
+        Related(src.span(st.node), Message(N_("`{optimizer}` steps only its own parameters "
+                                              "here"), {"optimizer": opt}))]
+    fix = _fix(site, names, src)
+    return Finding(RULE.code, src.span(site), message, tuple(related),
+                   (fix,) if fix is not None else ())
+
+
+def _fix(site, names, src: Source) -> Fix | None:
+    """Add the modules' parameters to the optimizer, when it is given one ``X.parameters()``
+    and every module is named by a plain name bound before it in the same scope."""
+    if not isinstance(site, cst.Call) or not site.args or site.args[0].keyword is not None or \
+            site.args[0].star or not _is_parameters_call(site.args[0].value):
+        return None
+    path = path_to(src.module, site) or []
+    scope = next((n for n in reversed(path) if isinstance(n, cst.FunctionDef)), src.module)
+    line = src.span(site).start.line
+    bound = {t.target.value for n in walk_scope(scope) if isinstance(n, cst.Assign) and
+             src.span(n).end.line < line for t in n.targets if isinstance(t.target, cst.Name)}
+    if not all(n in bound for n in names):
+        return None
+    first = site.args[0].value
+    text = "[" + ", ".join([f"*{src.code(first, 200)}"] +
+                           [f"*{n}.parameters()" for n in names]) + "]"
+    return Fix(Message(N_("Give the optimizer the parameters of `{modules}` too"),
+                       {"modules": ", ".join(names)}),
+               (Edit(src.span(first), text),), preferred=True)
+
+
+def _is_parameters_call(node) -> bool:
+    return isinstance(node, cst.Call) and not node.args and \
+        isinstance(node.func, cst.Attribute) and node.func.attr.value == "parameters"
