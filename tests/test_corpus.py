@@ -80,4 +80,4 @@ def test_report_cases_found_and_fixed():
     assert failing == 378 and clean == 673, report
     assert tp >= 357, report
     assert fa <= 3, report
-    assert fixed >= 178, report
+    assert fixed >= 192, report
