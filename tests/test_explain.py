@@ -151,6 +151,8 @@ def test_finding_explanation_in_chinese_exact_markdown():
               "grad and does not have a grad_fn`."),
     ("GG402", "**At run time:** Nothing fails, but the parameters this optimizer steps get "
               "no gradient: that network does not train."),
+    ("GG403", "**At run time:** Nothing fails, but no optimizer updates this module: its "
+              "gradients are computed and dropped, and it keeps its initial weights."),
 ])
 def test_finding_explanation_says_what_happens_at_run_time_per_rule(code, at_run_time):
     finding = Finding(code, Span.of(1, 0, 1, 4), Message("x"))
@@ -193,3 +195,10 @@ def test_fix_sites_are_the_preferred_fix_edits_on_other_lines():
         Span.of(3, 0, 3, 0))   # on an empty line: empty
     assert sites((Span(Pos(2, 4), Pos(2, 7), "/other/module.py"), "m")) == ()
     assert fix_sites(Finding("GG101", Span.of(5, 4, 5, 10), Message("m")), []) == ()
+
+
+def test_gg403_explanation_in_chinese():
+    finding = Finding("GG403", Span.of(1, 0, 1, 4), Message("x"))
+    assert explain.explain_finding(finding, "zh-cn").split("\n\n")[1] == (
+        "**运行时会发生什么：** 不会报错，但没有任何优化器更新这个模块：它的梯度算出来后就被丢弃，"
+        "模块一直保持初始权重。")

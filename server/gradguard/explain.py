@@ -46,6 +46,8 @@ _AT_RUN_TIME = {
                 "not have a grad_fn`."),
     "GG402": N_("Nothing fails, but the parameters this optimizer steps get no gradient: "
                 "that network does not train."),
+    "GG403": N_("Nothing fails, but no optimizer updates this module: its gradients are "
+                "computed and dropped, and it keeps its initial weights."),
 }
 
 # Headings of the parts of a hover (with their colon: it differs between languages).
