@@ -1619,3 +1619,29 @@ def test_a_short_loop_that_branches_on_its_index_runs_pass_by_pass():
     assert (code, line) == ("GG202", 16)
     assert message == ("In-place change of `num`, which `F.softmax(net(x), dim=1)` (line 8) "
                        "saved for backward")
+
+
+def test_a_torch_function_saves_what_its_op_saves():
+    # agilerl's ILQL: ``weights[i] += torch.scatter(weights[i], 0, index, src)``: scatter's
+    # backward needs only its index (derivatives.yaml), as the Tensor method's does
+    program = """\
+        import torch
+
+        net = torch.nn.Linear(4, 4)
+        opt = torch.optim.SGD(net.parameters(), lr=0.1)
+        idx = torch.tensor([[0, 1, 2, 3]])
+        for _ in range(3):
+            h = net(torch.randn(1, 4))
+            out = torch.scatter(h, 1, idx, torch.ones(1, 4))
+            h.mul_(2)
+            loss = out.sum() + h.sum()
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+        """
+    assert _found(program) == []
+    # pow saves its input: the in-place change breaks its backward
+    assert _found(program.replace("torch.scatter(h, 1, idx, torch.ones(1, 4))",
+                                  "torch.pow(h, 2)")) == [
+        ("GG202", 9, "In-place change of `h`, which `torch.pow(h, 2)` (line 8) saved for "
+                     "backward")]

@@ -366,7 +366,10 @@ class TorchSemantics:
             T.known_function(path) and name not in T.NON_SAVING_FUNCTIONS
         if any(v.kind in ("module", "object") for v in vals):
             self.escape(vals)  # torch.compile(net), torch.func.functional_call(net, ...)
-        return self._outputs(name, pos[1:], kw, self.op(call, name, vals, saves))
+        # (``torch.scatter(x, 0, idx, src)``, ``torch.gather(x, 1, idx)``: the op's backward
+        # saves its index, not its first argument, as the Tensor method's does)
+        keep = vals[1:] if saves is True and name in T.RECEIVER_NOT_SAVED and pos else None
+        return self._outputs(name, pos[1:], kw, self.op(call, name, vals, saves, keep=keep))
 
     def _function_apply(self, call, info: ClassInfo, fwd, pos, kw) -> Val:
         """``Fn.apply(*args)`` of a ``torch.autograd.Function`` subclass of this file: runs
