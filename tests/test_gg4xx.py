@@ -1236,3 +1236,58 @@ for _ in range(3):
     [(code, line)] = [(f.code, f.span.start.line) for f in analyze(text).findings]
     assert (code, line) == ("GG403", 22)
     assert codes(text.replace("self.cells = []", "self.cells = nn.ModuleList()")) == []
+
+
+# a physics-informed fit of a coefficient: the optimizer is given the coefficient itself,
+# and the loss reads only its value (``.item()``), so no backward reaches it
+COEFFICIENT = """import torch
+import torch.nn as nn
+
+
+def fit(x, y):
+    model = nn.Linear(2, 1)
+    lam = torch.tensor(0.5, requires_grad=True)
+    net_opt = torch.optim.Adam(model.parameters(), lr=1e-3)
+    coef_opt = torch.optim.Adam([lam], lr=1e-2)
+    for _ in range(5):
+        loss = ((model(x) * lam.item() - y) ** 2).mean()
+        net_opt.zero_grad()
+        coef_opt.zero_grad()
+        loss.backward()
+        net_opt.step()
+        coef_opt.step()
+"""
+
+
+def test_gg402_an_optimizer_over_tensors_no_backward_reaches():
+    (f,) = analyze(COEFFICIENT).findings
+    assert (f.code, f.span.start.line) == ("GG402", 16)
+    assert f.message.render() == (
+        "`coef_opt` steps the parameters of `[lam]`, but no backward of this loop reaches them "
+        "(their way to the loss is cut, or the loss is built from other modules), so their "
+        "gradients stay None and `[lam]` does not train")
+    assert codes(COEFFICIENT.replace("lam.item()", "lam")) == []
+
+
+def test_requires_grad_set_under_no_grad_makes_a_leaf():
+    # Lightning's test_step runs under no_grad; requires_grad_() is a flag of the tensor,
+    # set whatever the grad mode, and enable_grad() then builds a graph to it
+    text = """import torch
+import torch.nn as nn
+
+observe = nn.Linear(4, 2)
+
+
+@torch.no_grad()
+def refine(x, y):
+    x_hat = torch.zeros(3, 4).requires_grad_(True)
+    opt = torch.optim.SGD([x_hat], lr=0.1)
+    with torch.enable_grad():
+        for _ in range(3):
+            nll = (observe(x_hat) - y).pow(2).mean()
+            opt.zero_grad()
+            nll.backward()
+            opt.step()
+    return x_hat
+"""
+    assert codes(text) == []

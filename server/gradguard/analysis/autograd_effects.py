@@ -566,7 +566,11 @@ class AutogradEffects:
             if key in self.state.env:
                 self.state.env[key] = Binding(Val("scalar", ref=False), None)
         silencer = self.silencers.get(val.store) if val.leaf and not val.segs else None
-        self.backwards.append(Backward(call, self.stamp(), reach, wild, val.src, silencer))
+        leaves = EMPTY if returns_grads else frozenset().union(
+            *(self.segs[s].leaves for s in val.segs)) | (
+            {val.store} if val.leaf and val.store is not None else EMPTY)
+        self.backwards.append(Backward(call, self.stamp(), reach, wild, val.src, silencer,
+                                       leaves))
         if not sure or val.kind != "tensor" or val.segs or val.leaf or val.src is None:
             return
         key = (id(call), "no-graph")

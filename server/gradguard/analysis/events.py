@@ -152,6 +152,7 @@ class Backward:
     wild: bool
     src: tuple | None
     silencer: cst.CSTNode | None = None
+    leaves: frozenset = frozenset()  # the storages of the leaves its graph reaches
 
 
 @dataclass(frozen=True)

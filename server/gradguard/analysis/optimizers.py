@@ -73,7 +73,8 @@ class OptimizerSemantics:
                 # ``Adam([self.log_alpha])``: tensors of their own, no module's parameters
                 vals = [self.eval(e.value) for e in first.elements]
                 if all(v.kind == "tensor" and v.store is not None for v in vals):
-                    return Trained(frozenset(), frozenset(), stores=frozenset(v.store for v in vals))
+                    return Trained(frozenset(), frozenset(), site=call,
+                                   stores=frozenset(v.store for v in vals))
             return None
         keys = tuple((name, key) for name in sorted(names) if name.isidentifier()
                      for key in (self.lookup_key(name),) if key is not None)

@@ -827,7 +827,7 @@ class TorchSemantics:
                 return recv
             if flag is False and isinstance(recv.store, tuple) and recv.store[0] == "param":
                 self.maybe_frozen.add(recv.store[1])  # (one parameter of it: ``net.weight``)
-            v = Val("tensor", recv.segs, flag is not False and not self.no_grad,
+            v = Val("tensor", recv.segs, flag is not False,
                     store=recv.store)
             if v.leaf:
                 self.made_leaf(recv, call, recv.store)

@@ -124,7 +124,8 @@ def candidates(interp: Interpreter) -> list:
     return _judged(interp, lambda st: (id(st.node), st.trained.refs if st.trained is not None
                                        else None),
                    lambda st, escaped, no_graph: _unreached(interp, st, escaped, no_graph) or
-                   _unreached_since_clear(interp, st, escaped, no_graph))
+                   _unreached_since_clear(interp, st, escaped, no_graph) or
+                   _tensors_unreached(interp, st, no_graph))
 
 
 def _steps_by(interp: Interpreter, key) -> list:
@@ -333,6 +334,25 @@ def _unreached(interp: Interpreter, st: Step, escaped: dict, no_graph: set):
     return (mods, backs, p, None) if _misses(backs, mods, no_graph) else None
 
 
+def _tensors_unreached(interp: Interpreter, st: Step, no_graph: set):
+    """``(no modules, backwards, pass, None)`` for an optimizer given tensors of its own and
+    no module's parameters (``Adam([lambda1, lambda2])``) when the backwards of the step's
+    loop pass each have a graph the engine knows and none reaches those tensors (a
+    ``torch.as_tensor`` copy of them, an ``.item()`` of them is what the loss was built
+    from); else None."""
+    t = st.trained
+    if t is None or t.refs or t.names or not t.stores or st.trained.site is None:
+        return None
+    p = st.stamp[-1] if st.stamp else None
+    if p is None:
+        return None
+    backs = [b for b in interp.backwards if p in b.stamp]
+    if not backs or any(b.wild or b.src is None and not b.reach or id(b.node) in no_graph or
+                        b.leaves & t.stores for b in backs):
+        return None
+    return frozenset(), backs, p, None
+
+
 def _unreached_since_clear(interp: Interpreter, st: Step, escaped: dict, no_graph: set):
     """``(modules, backwards, pass, zero_grad)`` when the step's modules are known, a
     ``zero_grad()`` (the optimizer's, or a module's covering them) set their gradients to
@@ -352,7 +372,7 @@ def _unreached_since_clear(interp: Interpreter, st: Step, escaped: dict, no_grap
 
 def _finding(interp: Interpreter, st: Step, verdict, src: Source) -> Finding:
     mods, backs, p, zero = verdict
-    names = ", ".join(sorted(st.trained.names))
+    names = ", ".join(sorted(st.trained.names)) or src.code(st.trained.site.args[0].value, 40)
     opt = src.code(st.optimizer, 30)
     related, seen, cuts = [], set(), []
     own = interp.backwards[st.backs - 1] if st.backs else None
