@@ -1645,3 +1645,22 @@ def test_a_torch_function_saves_what_its_op_saves():
                                   "torch.pow(h, 2)")) == [
         ("GG202", 9, "In-place change of `h`, which `torch.pow(h, 2)` (line 8) saved for "
                      "backward")]
+
+
+def test_writing_a_parameter_through_data_cuts_no_graph():
+    # genrl's BayesianLinear.reset_parameters: ``self.w_mu.data.normal_(0, 0.1)`` initialises
+    # the parameter; only a ``.data`` read into a computation cuts a graph (GG402's cuts)
+    import libcst as cst
+
+    from gradguard.analysis.interp import Interpreter
+
+    def cuts(body):
+        interp = Interpreter(cst.parse_module(textwrap.dedent("""\
+            import torch
+            layer = torch.nn.Linear(4, 4)
+            """) + body))
+        interp.run_module()
+        return [cst.Module([]).code_for_node(c.node) for c, _ in interp.cut_log]
+
+    assert cuts("layer.weight.data.normal_(0, 0.1)\n") == []
+    assert cuts("w = layer.weight.data * 2\n") == ["layer.weight.data"]

@@ -853,6 +853,10 @@ class TorchSemantics:
         if not (recv.kind in ("tensor", "unknown") or recv.grad):
             return self._propagate(vals)
         if attr.endswith("_") and not attr.startswith("_") and attr not in T.NOT_INPLACE:
+            if isinstance(func.value, cst.Attribute) and func.value.attr.value == "data":
+                # ``w.data.normal_(0, 0.1)`` writes the parameter (an initialisation): no
+                # graph of a loss is cut there
+                self.cut_log = [e for e in self.cut_log if e[0].node is not func.value]
             res = self.in_place(call, recv, vals, func.value, pos[0][1] if pos else None)
             key = self.key_of(func.value)
             if key is not None and res.segs:
