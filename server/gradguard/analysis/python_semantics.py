@@ -72,6 +72,14 @@ def _param_store(module: Val):
     module; else None."""
     return ("param", module.ref) if isinstance(module.ref, tuple) else None
 
+def _parameter_container(v: Val) -> str | None:
+    """"ParameterList" or "ParameterDict" for such an nn container, else None."""
+    if v.kind == "module" and isinstance(v.ref, tuple) and v.ref[0] == "nn" and \
+            v.ref[1] in ("ParameterList", "ParameterDict"):
+        return v.ref[1]
+    return None
+
+
 def _module_attribute(attr: str) -> Val:
     """An attribute of an nn.Module the engine holds no value for: ``self.training`` is a
     bool, ``.data``/``.shape``-like names are no module, anything else may be a
@@ -471,8 +479,7 @@ class PythonSemantics:
         if items is not None:
             return join_all([Val("scalar", ref=("str", k)) for k in items[0]]) \
                 if items else UNKNOWN
-        if container.kind == "module" and isinstance(container.ref, tuple) and \
-                container.ref[:2] == ("nn", "ParameterDict"):
+        if _parameter_container(container) == "ParameterDict":
             return SCALAR  # (its keys)
         return self._element(container)
 
@@ -485,8 +492,7 @@ class PythonSemantics:
             return SOME_INT
         if isinstance(container.ref, tuple) and container.ref[0] == "elem":
             return container.ref[1]  # a list of tuples of known parts
-        if container.kind == "module" and isinstance(container.ref, tuple) and \
-                container.ref[:2] in (("nn", "ParameterList"), ("nn", "ParameterDict")):
+        if _parameter_container(container) is not None:
             # an element of an nn.ParameterList (a value of a ParameterDict): one of the
             # parameters it registers
             return Val("tensor", leaf=not self.no_grad and container.ref not in self.frozen,

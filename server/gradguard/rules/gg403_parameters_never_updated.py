@@ -19,7 +19,7 @@ from gradguard.analysis.frames import walk_scope
 from gradguard.analysis.interp import Interpreter
 from gradguard.analysis.model import Edit, Finding, Fix, Message, Related
 from gradguard.analysis.source import Source
-from gradguard.analysis.values import EMPTY, Val
+from gradguard.analysis.values import EMPTY, list_elements
 from gradguard.rules import N_, Rule
 from gradguard.rules.common import path_to
 
@@ -89,8 +89,9 @@ def unoptimized(interp: Interpreter) -> list:
     if not steps or not interp.backwards or any(
             st.trained is None or not st.trained.pure for st in steps):
         return []  # (an optimizer given parameters the engine cannot name may hold them)
+    trained = set(interp.optimizers) | {st.trained for st in steps}
     optimized: set = set()
-    for t in set(interp.optimizers) | {st.trained for st in steps}:
+    for t in trained:
         optimized |= set(t.mods) | interp._descendants(t.refs)
     # (parameters loaded, or written in a loop by something else than a step: a target
     # network's soft update)
@@ -115,14 +116,9 @@ def unoptimized(interp: Interpreter) -> list:
     # dict attribute (not registered: its parameters() does not see them), or, when
     # there is one optimizer, built in the scope that builds it and run on what the
     # trained modules compute
-    held = set()
-    for key, b in interp.state.env.items():
-        if key[0] == "@" and key[1] in optimized and b.val.kind == "container":
-            elem = b.val.ref[1] if isinstance(b.val.ref, tuple) and b.val.ref[0] == "elem" and \
-                isinstance(b.val.ref[1], Val) else None
-            held |= {e.ref for e in (b.val.elts or ()) + ((elem,) if elem else ())
-                     if e.kind == "module" and isinstance(e.ref, tuple)}
-    trained = set(interp.optimizers) | {st.trained for st in steps}
+    held = {e.ref for key, b in interp.state.env.items()
+            if key[0] == "@" and key[1] in optimized and b.val.kind == "container"
+            for e in list_elements(b.val) or () if e.kind == "module" and isinstance(e.ref, tuple)}
     scopes = {key[0] for t in trained for _, key in t.keys} if len(trained) == 1 else set()
 
     def downstream(r) -> bool:
