@@ -3,6 +3,8 @@ fixes more than one rule offers (``retain_graph=True``, recomputing a value)."""
 
 from __future__ import annotations
 
+import functools
+import weakref
 from collections import defaultdict
 
 import libcst as cst
@@ -14,6 +16,20 @@ from gradguard.analysis.python_semantics import names_read
 from gradguard.analysis.source import Source
 from gradguard.rules import N_
 from gradguard.rules.retain_costs import RETAIN_COSTS, RETAIN_STEPPED
+
+
+def once_per_run(verdicts):
+    """``verdicts(interp)`` worked out once per interpreter run: the engine asks a rule
+    whether a root has anything to report (:func:`registry.has_events`) and then builds
+    its findings from the same verdicts."""
+    memo: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+    @functools.wraps(verdicts)
+    def once(interp: Interpreter):
+        if interp not in memo:
+            memo[interp] = verdicts(interp)
+        return memo[interp]
+    return once
 
 
 class NameIndex(cst.CSTVisitor):

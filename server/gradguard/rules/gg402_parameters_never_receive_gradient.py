@@ -32,7 +32,7 @@ from gradguard.analysis.interp import Interpreter
 from gradguard.analysis.model import Edit, Finding, Fix, Message, Related
 from gradguard.analysis.source import Source
 from gradguard.rules import N_, Rule
-from gradguard.rules.common import cut_removal, path_to
+from gradguard.rules.common import cut_removal, once_per_run, path_to
 
 RULE = Rule(
     code="GG402",
@@ -114,6 +114,7 @@ def writes_grads(text: str) -> bool:
     return bool(_GRAD_WRITES.search(text))
 
 
+@once_per_run
 def candidates(interp: Interpreter) -> list:
     """The optimizer steps (one record each) such that, in every loop pass the step ran
     in, no backward of that pass reached the parameters it updates, with their
@@ -165,6 +166,7 @@ def build_all(interp: Interpreter, src: Source) -> list[tuple[Finding, tuple]]:
                   for st, verdict in cut_out_parts(interp) if id(st.node) not in done]
 
 
+@once_per_run
 def cut_out_parts(interp: Interpreter) -> list:
     """The steps (their last record) that, in every pass they ran in, leave part of
     their modules without a gradient (:func:`_cut_out`), with the verdict ``(cut,
@@ -258,6 +260,7 @@ def _cut_out_finding(st: Step, verdict, src: Source) -> Finding:
                        N_("the graph is cut here"), {})),) + related, (fix,) if fix else ())
 
 
+@once_per_run
 def cleared_steps(interp: Interpreter) -> list:
     """The steps that, every time they ran, came right after their optimizer's
     ``zero_grad()`` with no backward in between (the last record of each)."""

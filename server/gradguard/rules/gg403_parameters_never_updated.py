@@ -21,7 +21,7 @@ from gradguard.analysis.model import Edit, Finding, Fix, Message, Related
 from gradguard.analysis.source import Source
 from gradguard.analysis.values import EMPTY, list_elements
 from gradguard.rules import N_, Rule
-from gradguard.rules.common import path_to
+from gradguard.rules.common import once_per_run, path_to
 
 RULE = Rule(
     code="GG403",
@@ -81,6 +81,7 @@ for _ in range(2):
 )
 
 
+@once_per_run
 def unoptimized(interp: Interpreter) -> list:
     """``(step, backward, modules)``: for a step in a loop, a backward of the same loop pass
     before it whose graph reaches the parameters of modules built in the analysed code
