@@ -167,6 +167,53 @@ def test_an_edit_at_module_level_reruns_only_the_roots_that_read_what_it_bound()
     assert [f.code for f in engine.analyze(text).findings] == ["GG101"]
 
 
+MODULE_OBJECTS = """import torch
+
+
+class Settings:
+    def __init__(self, scale):
+        self.scale = scale
+
+
+SETTINGS = Settings(2.0)
+LOGGER = Settings(1.0)
+HOLDER = Settings(3.0)
+HOLDER.settings = SETTINGS
+
+
+def train_a(data):
+    model = torch.nn.Linear(2, 2)
+    for x in data:
+        loss = model(x).sum() * SETTINGS.scale
+        loss.backward()
+        loss.backward()
+
+
+def train_b(data):
+    model = torch.nn.Linear(2, 2)
+    for x in data:
+        loss = model(x).sum() * HOLDER.scale
+        loss.backward()
+"""
+
+
+def test_an_edit_at_module_level_reruns_only_the_roots_that_can_reach_the_object_it_made():
+    engine = Engine(incremental=True)
+    text = MODULE_OBJECTS
+    assert [(f.code, f.span.start.line) for f in engine.analyze(text).findings] == [
+        ("GG101", 20)]
+    # an object is known by the call that made it: made anew, the roots that hold it
+    # (train_a reads SETTINGS, train_b HOLDER, whose attribute holds SETTINGS) run again,
+    # and no root runs again for an object none of them holds
+    steps = [("LOGGER = Settings(1.0)", "LOGGER = Settings(1.0)  # unused", (0, 2)),
+             ("SETTINGS = Settings(2.0)", "SETTINGS = Settings(2.5)", (2, 0)),
+             ("HOLDER = Settings(3.0)", "HOLDER = Settings(4.0)", (1, 1))]
+    for old, new, counts in steps:
+        text = text.replace(old, new)
+        assert engine.analyze(text) == analyze(text)
+        assert (engine.last_run["run"], engine.last_run["reused"]) == counts, (old, new)
+
+
 @pytest.mark.parametrize("place", ["middle", "first", "last"])
 def test_random_edits_in_a_long_class_give_the_findings_of_a_full_analysis(place):
     totals = _replay(class_heavy(place), random_edit, 80,

@@ -32,6 +32,7 @@ from gradguard.analysis.imports import digest
 from gradguard.analysis.interp import Interpreter
 from gradguard.analysis.model import (MODULE_SPAN, EngineError, FileResult, Finding, Pos, Span,
                                       SyntaxProblem, finding_lines, moved_error, moved_finding)
+from gradguard.analysis.module_semantics import ref_kind
 from gradguard.analysis.source import Source
 from gradguard.analysis.values import Lazy, LazyJoin, Val
 
@@ -726,9 +727,9 @@ class Engine:
         and theirs name (a method's: its class header's too; every root's: the names of
         module-level code that defines functions, :meth:`_Statement.nested_words`), each
         value with the statement that bound it (a top-level function by its key, a class
-        by its header, other statements as nodes: re-parsed, they count as changed); and,
-        for every root, the attributes of module-level
-        objects, imported modules' names, the classes (by their headers), which objects
+        by its header, other statements as nodes: re-parsed, they count as changed), the
+        attributes of the objects module-level code made that those bindings (or what every
+        root sees) hold; and, for every root, imported modules' names, the classes (by their headers), which objects
         are submodules of which, in-place module constructors, frozen modules, the
         imported modules' hashes and the rules' facts about the whole text.
 
@@ -769,12 +770,37 @@ class Engine:
             elts = tuple(val_key(e) for e in v.elts) if v.elts is not None else None
             return v.kind, v.segs, v.leaf, ref, elts, v.alias, v.store, v.each, v.src
 
-        names, others = {}, {}
+        names, others, objects = {}, {}, {}
         for k, b in main.global_env.items():
             if k[0] == gid:
                 names[k[1]] = (val_key(b.val), node_key(b.stmt))
+            elif k[0] == "@" and ref_kind(k[1]) == "obj":
+                # (the attributes of an object module-level code made: a root reads them
+                # only through a value that holds the object, see ``reached``)
+                objects.setdefault(k[1], {})[k] = (val_key(b.val), node_key(b.stmt))
             elif not is_global(k[0]):  # (an imported module's names: the root's reads)
                 others[k] = (val_key(b.val), node_key(b.stmt))
+
+        def held(key, out: set) -> None:
+            """The objects of ``objects`` a value's key names, into ``out``."""
+            if isinstance(key, (tuple, frozenset)):
+                if isinstance(key, tuple) and key in objects:
+                    out.add(key)
+                for part in key:
+                    held(part, out)
+
+        def reached(seeds: set) -> dict:
+            """The attributes of the objects ``seeds`` hold, and of those they hold."""
+            out, todo = {}, list(seeds)
+            while todo:
+                ref = todo.pop()
+                if ref in out:
+                    continue
+                out[ref] = objects[ref]
+                more: set = set()
+                held(tuple(objects[ref].values()), more)
+                todo.extend(more)
+            return out
 
         def class_outline(c: ClassInfo) -> tuple:
             """What every root may see of an imported class (some semantics look for a
@@ -788,6 +814,8 @@ class Engine:
                   {k: frozenset(v) for k, v in main.submodules.items()},
                   dict(main.inplace_ctors), dict(main.inplace_flags), frozenset(main.frozen),
                   frozenset(main.maybe_frozen), text_facts)
+        always: set = set()
+        held(tuple(others.values()) + tuple(shared[1].values()), always)
         words_of = {key: d.words for key, d in defs.values()}
         nested = frozenset().union(*(statements[st].nested_words(module) for st in module.body))
 
@@ -797,7 +825,10 @@ class Engine:
                 words |= words_of.get(key, frozenset()) if isinstance(key, str) else set()
             if root.cls is not None:
                 words |= statements[root.cls].header_words(module)
-            return shared, {w: names[w] for w in sorted(words) if w in names}
+            read = {w: names[w] for w in sorted(words) if w in names}
+            seeds = set(always)
+            held(tuple(read.values()), seeds)
+            return shared, read, reached(seeds)
 
         return start
 
