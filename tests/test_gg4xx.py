@@ -1238,6 +1238,84 @@ for _ in range(3):
     assert codes(text.replace("self.cells = []", "self.cells = nn.ModuleList()")) == []
 
 
+# fine-tuning with a frozen head unfrozen later: the optimizer was built from the parameters
+# that required grad then, so it never holds the head's
+UNFROZEN_LATER = """import torch
+import torch.nn as nn
+
+
+class Detector(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.backbone = nn.Linear(8, 8)
+        self.head = nn.Sequential(nn.Linear(8, 8), nn.ReLU())
+        self.cls = nn.Linear(8, 3)
+        self.head.requires_grad_(False)
+
+    def forward(self, x):
+        return self.cls(self.head(self.backbone(x)))
+
+
+model = Detector()
+params = [p for p in model.parameters() if p.requires_grad]
+optimizer = torch.optim.SGD(params, lr=0.1, momentum=0.9)
+for it in range(8):
+    if it == 3:
+        for p in model.head.parameters():
+            p.requires_grad = True
+    loss = model(torch.randn(4, 8)).logsumexp(1).mean()
+    optimizer.zero_grad()
+    loss.backward()
+    optimizer.step()
+"""
+
+
+def test_gg403_a_module_unfrozen_after_the_optimizer_took_what_required_grad():
+    (f,) = analyze(UNFROZEN_LATER).findings
+    assert (f.code, f.span.start.line, f.span.start.column) == ("GG403", 18, 9)
+    assert f.message.render() == (
+        "`optimizer` is given only the parameters that require grad when it is built: "
+        "`self.head` was frozen then and requires grad again from line 23, so the backward "
+        "on line 26 computes its gradients, but no optimizer updates them")
+    assert [(r.span.start.line, r.message.render()) for r in f.related] == [
+        (23, "`self.head` requires grad again here"),
+        (26, "this backward gives `self.head` gradients"),
+        (27, "`optimizer` steps only its own parameters here")]
+    fixed = apply_edits(UNFROZEN_LATER, f.preferred_fix.edits)
+    assert fixed.splitlines()[17] == "params = list(model.parameters())"
+    assert analyze(fixed).findings == ()
+
+
+@pytest.mark.parametrize("old, new", [
+    ("[p for p in model.parameters() if p.requires_grad]",
+     "filter(lambda p: p.requires_grad, model.parameters())"),
+    ("[p for p in model.parameters() if p.requires_grad]",
+     "(p for p in model.parameters() if p.requires_grad)"),
+])
+def test_gg403_other_spellings_of_the_requires_grad_filter(old, new):
+    (f,) = analyze(UNFROZEN_LATER.replace(old, new)).findings
+    assert (f.code, f.span.start.line) == ("GG403", 18)
+    assert f.preferred_fix.edits[0].new_text == "model.parameters()"
+
+
+@pytest.mark.parametrize("change", [
+    # never unfrozen: left out on purpose
+    ("            p.requires_grad = True", "            pass"),
+    # the optimizer is given the head when it is unfrozen
+    ("            p.requires_grad = True",
+     "            p.requires_grad = True\n"
+     "        optimizer.add_param_group({'params': model.head.parameters()})"),
+    # every parameter (the frozen ones are skipped while they have no gradient)
+    ("[p for p in model.parameters() if p.requires_grad]", "list(model.parameters())"),
+    # never frozen: the optimizer holds them from the start
+    ("        self.head.requires_grad_(False)\n", ""),
+])
+def test_gg403_quiet_when_the_optimizer_holds_the_unfrozen_module(change):
+    text = UNFROZEN_LATER.replace(*change)
+    assert text != UNFROZEN_LATER
+    assert "GG403" not in codes(text)
+
+
 # a physics-informed fit of a coefficient: the optimizer is given the coefficient itself,
 # and the loss reads only its value (``.item()``), so no backward reaches it
 COEFFICIENT = """import torch

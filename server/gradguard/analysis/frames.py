@@ -91,7 +91,9 @@ class Trained:
     parameters they had then: a head installed later is not among them); ``site``: the
     optimizer's constructor call; ``keys``: the env keys of the variables among ``names``
     (``rnn`` of ``SGD(rnn.parameters())``) as they were bound then; ``built``: an id
-    drawn when it was built (ids grow as the analysis runs)."""
+    drawn when it was built (ids grow as the analysis runs); ``left_frozen``: the modules
+    among ``mods``' that a filter on ``requires_grad`` (``filtered``: that expression, a
+    comprehension or ``filter(...)``) left out, frozen when it was built."""
 
     names: frozenset | None
     refs: frozenset
@@ -101,6 +103,8 @@ class Trained:
     site: Any = None
     keys: tuple = ()
     built: int = 0
+    left_frozen: frozenset = frozenset()
+    filtered: Any = None
 
 
 @dataclass(frozen=True)

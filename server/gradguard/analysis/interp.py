@@ -70,6 +70,7 @@ class Interpreter(PythonSemantics, Calls, ControlFlow, Unswitching, ImportSemant
         # of those (or of modules unfrozen again), the ones whose flag was set on a path
         # an undecided test chose: whether they require grad is not known
         self.maybe_frozen: set = set()
+        self.unfrozen_at: dict = {}  # module ref -> where it was first unfrozen again
         self.undecided = 0  # branches of undecided tests being run
         self.pass_undecided: dict[int, int] = {}  # loop pass -> ``undecided`` at its start
         self.loaded: dict = {}  # gid -> imports.Loaded: the user's modules imported
@@ -195,6 +196,7 @@ class Interpreter(PythonSemantics, Calls, ControlFlow, Unswitching, ImportSemant
         self.closure_frames: dict = {}
         # the optimizers built (their Trained), that a module's zero_grad() may clear
         self.optimizers: set = set()
+        self.grown: set = set()  # of those, the ones given more by add_param_group()
         # optimizer (its Trained) -> the modules a backward reached since its zero_grad()
         # set their gradients to None (None: not known which)
         self.grads_since_clear: dict = {}
@@ -238,6 +240,7 @@ class Interpreter(PythonSemantics, Calls, ControlFlow, Unswitching, ImportSemant
         other.inplace_flags = dict(self.inplace_flags)
         other.frozen = set(self.frozen)
         other.maybe_frozen = set(self.maybe_frozen)
+        other.unfrozen_at = dict(self.unfrozen_at)
         return other
 
     def run_function(self, func: cst.FunctionDef, cls: ClassInfo | None) -> None:

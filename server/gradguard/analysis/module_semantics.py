@@ -363,6 +363,8 @@ class ModuleSemantics:
         flag = flag is not False
         refs = self._descendants({ref})
         if flag:
+            for r in refs & self.frozen:
+                self.unfrozen_at.setdefault(r, node)
             self.frozen -= refs
         else:
             self.frozen |= refs

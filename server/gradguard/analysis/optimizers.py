@@ -78,9 +78,19 @@ class OptimizerSemantics:
             return None
         keys = tuple((name, key) for name in sorted(names) if name.isidentifier()
                      for key in (self.lookup_key(name),) if key is not None)
-        return Trained(frozenset(names), frozenset(refs), pure,
-                       mods=frozenset(self._descendants(refs)), site=call, keys=keys,
-                       built=next(self._ids))
+        mods, left = frozenset(self._descendants(refs)), frozenset()
+        filtered = _requires_grad_filter(first)
+        if filtered is not None:
+            # ``[p for p in model.parameters() if p.requires_grad]``: what is frozen now
+            # is not among its parameters, even once it requires grad again
+            inner = {self.eval(sub.func.value).ref for sub in calls_in(filtered)
+                     if isinstance(sub.func, cst.Attribute) and
+                     sub.func.attr.value in ("parameters", "named_parameters")}
+            left = frozenset(self._descendants({r for r in inner if isinstance(r, tuple)})
+                             & self.frozen)
+        return Trained(frozenset(names), frozenset(refs), pure, mods=mods - left, site=call,
+                       keys=keys, built=next(self._ids), left_frozen=left,
+                       filtered=filtered if left else None)
 
     def _bound_expr(self, expr: cst.BaseExpression) -> cst.BaseExpression:
         """The expression a local name was last assigned (``params = itertools.chain(
@@ -129,7 +139,7 @@ class OptimizerSemantics:
                                    self._rebound_model(trained)))
         self.param_updates += 1
         self.step_log.append(trained)
-        stepped = self._descendants(trained.refs)
+        stepped = self._descendants(trained.refs) - trained.left_frozen
         reached = self.grads_since_clear.get(opt.ref) if opt.ref in self.grads_since_clear \
             else None
         if reached is not None:
@@ -180,6 +190,47 @@ class OptimizerSemantics:
                 self.mark_cleared(t)
             elif self.grads_since_clear.get(t) is not None:
                 self.grads_since_clear[t] = self.grads_since_clear[t] - cleared
+
+
+def _requires_grad_filter(expr):
+    """The part of an optimizer's first argument that keeps only the parameters that
+    require grad: ``[p for p in net.parameters() if p.requires_grad]`` (or a generator,
+    or ``filter(lambda p: p.requires_grad, ...)``), alone or inside a list of groups;
+    None when there is none."""
+    if isinstance(expr, (cst.ListComp, cst.GeneratorExp)):
+        tests = [c.test for c in _comp_fors(expr.for_in) for c in c.ifs]
+        return expr if any(_tests_requires_grad(t) for t in tests) else None
+    if isinstance(expr, cst.Call):
+        name = (dotted(expr.func) or "").rsplit(".", 1)[-1]
+        if name == "filter" and len(expr.args) == 2 and \
+                isinstance(expr.args[0].value, cst.Lambda) and \
+                _tests_requires_grad(expr.args[0].value.body):
+            return expr
+        if name in ("list", "tuple") and len(expr.args) == 1:
+            return _requires_grad_filter(expr.args[0].value)
+        return None
+    if isinstance(expr, (cst.List, cst.Tuple)):
+        found = [f for e in expr.elements if isinstance(e, cst.Element)
+                 for f in (_requires_grad_filter(e.value),) if f is not None]
+        return found[0] if len(found) == 1 else None
+    if isinstance(expr, cst.Dict):
+        found = [f for e in expr.elements if isinstance(e, cst.DictElement)
+                 for f in (_requires_grad_filter(e.value),) if f is not None]
+        return found[0] if len(found) == 1 else None
+    return None
+
+
+def _comp_fors(for_in):
+    while for_in is not None:
+        yield for_in
+        for_in = for_in.inner_for_in
+
+
+def _tests_requires_grad(test) -> bool:
+    """``p.requires_grad``, alone or as one side of an ``and``."""
+    if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.And):
+        return _tests_requires_grad(test.left) or _tests_requires_grad(test.right)
+    return isinstance(test, cst.Attribute) and test.attr.value == "requires_grad"
 
 
 def _only_parameters(expr) -> bool:

@@ -606,6 +606,8 @@ class TorchSemantics:
                     self.grads_since_clear.pop(recv.ref, None)
             if attr.endswith("step"):
                 self._optimizer_step(call, recv, func.value, pos)
+            if attr == "add_param_group" and isinstance(recv.ref, Trained):
+                self.grown.add(recv.ref)
             return UNKNOWN
         if recv.kind in ("module", "unknown") and not kw and (
                 (attr == "eval" and not pos) or (attr == "train" and len(pos) <= 1)):

@@ -3,6 +3,9 @@ gradients, but no optimizer updates them: the module is missing from every optim
 metric-learning head built beside the model, layers kept in a plain Python list, which
 ``parameters()`` does not see). Nothing raises; the module stays as it was initialised.
 
+A module frozen when its optimizer took the parameters that required grad, and
+unfrozen later, is reported at that filter.
+
 Reported only on what the engine knows: the module is built in the analysed code with
 fresh parameters (not a ``copy.deepcopy`` of another, not loaded with ``load_state_dict``,
 nothing else writes its parameters), it is never handed to code the engine does not
@@ -33,7 +36,10 @@ Finds a module whose parameters a training loop's backward gives gradients, whil
 optimizer updates them: it was left out of every optimizer's parameters. Classic
 shapes: an ArcFace or classifier head built beside the model and trained by the loss,
 with the optimizer given only `model.parameters()`; layers kept in a plain Python list
-(not an `nn.ModuleList`), which `parameters()` does not see.
+(not an `nn.ModuleList`), which `parameters()` does not see; an optimizer built from the
+parameters that require grad (`[p for p in model.parameters() if p.requires_grad]`) while
+part of the model is frozen, that part unfrozen later: the optimizer never holds it
+(give it every parameter: it skips those with no gradient).
 
 ## Why is this bad
 Nothing raises. The gradients are computed and never used: the module keeps its random
@@ -88,16 +94,20 @@ def unoptimized(interp: Interpreter) -> list:
     that no optimizer updates (the outermost such module of each), each module once."""
     steps = interp.step_recs
     if not steps or not interp.backwards or any(
-            st.trained is None or not st.trained.pure for st in steps):
+            st.trained is None or not st.trained.pure or st.trained in interp.grown
+            for st in steps):
         return []  # (an optimizer given parameters the engine cannot name may hold them)
     trained = set(interp.optimizers) | {st.trained for st in steps}
     optimized: set = set()
     for t in trained:
-        optimized |= set(t.mods) | interp._descendants(t.refs)
+        optimized |= set(t.mods) | (interp._descendants(t.refs) - t.left_frozen)
+    # modules an optimizer left out for not requiring grad when it was built, that
+    # require grad again later (unfrozen on some path: meant to be trained then)
+    thawed = {r for t in trained for r in t.left_frozen if r in interp.unfrozen_at} - optimized
     # (parameters loaded, or written in a loop by something else than a step: a target
     # network's soft update)
-    skip = optimized | interp.escaped | interp.frozen | interp.maybe_frozen | interp.copies | \
-        interp.param_writes
+    skip = optimized | interp.escaped | interp.frozen | (interp.maybe_frozen - thawed) | \
+        interp.copies | interp.param_writes
     parents: dict = {}
     for parent, kids in interp.submodules.items():
         for k in kids:
@@ -130,7 +140,7 @@ def unoptimized(interp: Interpreter) -> list:
 
     def meant(r) -> bool:
         frame = interp.module_names.get(r, (None, None))[1]
-        return bool(held & ({r} | _ancestors(r, parents))) or \
+        return r in thawed or bool(held & ({r} | _ancestors(r, parents))) or \
             frame is not None and frame in scopes and downstream(r)
 
     out, reported = [], set()
@@ -180,6 +190,8 @@ def _finding(interp: Interpreter, st: Step, b, mods, src: Source) -> Finding:
     names = sorted({_name(interp, r) for r in mods})
     shown = ", ".join(names)
     opt = src.code(st.optimizer, 30)
+    if st.trained.filtered is not None and mods <= st.trained.left_frozen:
+        return _thawed_finding(interp, st, b, mods, shown, opt, src)
     site = st.trained.site if st.trained.site is not None else st.node
     message = Message(N_("`{optimizer}` is not given the parameters of `{modules}`: the "
                          "backward on line {line} computes their gradients, but no "
@@ -192,6 +204,50 @@ def _finding(interp: Interpreter, st: Step, b, mods, src: Source) -> Finding:
     fix = _fix(site, names, src)
     return Finding(RULE.code, src.span(site), message, tuple(related),
                    (fix,) if fix is not None else ())
+
+
+def _thawed_finding(interp: Interpreter, st: Step, b, mods, shown: str, opt: str,
+                    src: Source) -> Finding:
+    """The modules were frozen when the optimizer was built from the parameters that
+    required grad then, and were unfrozen later: reported at that filter."""
+    filtered = st.trained.filtered
+    unfrozen = min((interp.unfrozen_at[r] for r in mods), key=lambda n: src.span(n).start)
+    message = Message(N_("`{optimizer}` is given only the parameters that require grad "
+                         "when it is built: `{modules}` was frozen then and requires grad "
+                         "again from line {unfrozen}, so the backward on line {line} "
+                         "computes its gradients, but no optimizer updates them"),
+                      {"optimizer": opt, "modules": shown, "unfrozen": src.line_ref(unfrozen),
+                       "line": src.line_ref(b.node)})
+    related = (Related(src.span(unfrozen), Message(
+        N_("`{modules}` requires grad again here"), {"modules": shown})),
+        Related(src.span(b.node), Message(
+            N_("this backward gives `{modules}` gradients"), {"modules": shown}), backward=True),
+        Related(src.span(st.node), Message(N_("`{optimizer}` steps only its own parameters "
+                                              "here"), {"optimizer": opt})))
+    every = _unfiltered(filtered)
+    fix = Fix(Message(N_("Give the optimizer every parameter: it skips those with no "
+                         "gradient while they are frozen")),
+              (Edit(src.span(filtered), every),), preferred=True) if every else None
+    return Finding(RULE.code, src.span(filtered), message, related, (fix,) if fix else ())
+
+
+def _unfiltered(filtered) -> str | None:
+    """``filtered`` without its ``requires_grad`` test: ``[p for p in X if p.requires_grad]``
+    -> ``list(X)``, the generator -> ``X``, ``filter(lambda p: p.requires_grad, X)`` -> ``X``;
+    None when it does more than that test."""
+    code = cst.Module([]).code_for_node
+    if isinstance(filtered, cst.Call):
+        return code(filtered.args[1].value)
+    f = filtered.for_in
+    if f.inner_for_in is not None or len(f.ifs) != 1 or \
+            not isinstance(f.ifs[0].test, cst.Attribute) or \
+            not isinstance(f.target, cst.Name) or not isinstance(filtered.elt, cst.Name) or \
+            filtered.elt.value != f.target.value or \
+            not isinstance(f.ifs[0].test.value, cst.Name) or \
+            f.ifs[0].test.value.value != f.target.value:
+        return None
+    iterable = code(f.iter)
+    return f"list({iterable})" if isinstance(filtered, cst.ListComp) else iterable
 
 
 def _fix(site, names, src: Source) -> Fix | None:
