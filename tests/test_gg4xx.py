@@ -1338,13 +1338,80 @@ def fit(x, y):
 
 
 def test_gg402_an_optimizer_over_tensors_no_backward_reaches():
+    # reported where the loss loses them: the one cut of them before the backward
     (f,) = analyze(COEFFICIENT).findings
+    assert (f.code, f.span.start.line, f.span.start.column) == ("GG402", 11, 28)
+    assert f.message.render() == (
+        "`lam.item()` cuts `[lam]` out of the loss: `coef_opt` (line 16) steps their "
+        "parameters, but no backward of this loop reaches them, so their gradients stay None "
+        "and `[lam]` does not train")
+    assert [(r.span.start.line, r.message.render()) for r in f.related] == [
+        (16, "`coef_opt` steps `[lam]` here"), (14, "this backward does not reach `[lam]`"),
+        (9, "the optimizer took the parameters `[lam]` had here")]
+    assert codes(COEFFICIENT.replace("lam.item()", "lam")) == []
+    # a cut after the backward (logging) is not on its way: reported at the step
+    logged = COEFFICIENT.replace("lam.item()", "2.0").replace(
+        "        coef_opt.step()\n", "        coef_opt.step()\n        print(lam.item())\n")
+    (f,) = analyze(logged).findings
     assert (f.code, f.span.start.line) == ("GG402", 16)
     assert f.message.render() == (
         "`coef_opt` steps the parameters of `[lam]`, but no backward of this loop reaches them "
         "(their way to the loss is cut, or the loss is built from other modules), so their "
         "gradients stay None and `[lam]` does not train")
-    assert codes(COEFFICIENT.replace("lam.item()", "lam")) == []
+
+
+# an inverse PINN: the coefficients reach the residual through a helper's torch.as_tensor,
+# a copy (a new leaf); the network's input derivatives come from autograd.grad, which
+# sets no .grad, and the inputs concatenated with torch.cat are the data's, not parameters
+INVERSE_PINN = """import torch
+import torch.nn as nn
+
+
+class PINN(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.net = nn.Linear(2, 1)
+
+    def forward(self, x, t):
+        return self.net(torch.cat([x, t], dim=1))
+
+
+def as_tensor(data):
+    return torch.as_tensor(data, dtype=torch.float32)
+
+
+model = PINN()
+l1 = torch.tensor(0.0, requires_grad=True)
+l2 = torch.tensor(0.1, requires_grad=True)
+net_opt = torch.optim.Adam(model.parameters())
+coef_opt = torch.optim.Adam([l1, l2])
+for it in range(3):
+    x = torch.rand(8, 1).requires_grad_()
+    t = torch.rand(8, 1).requires_grad_()
+    u = model(x, t)
+    u_x, u_t = torch.autograd.grad(u.sum(), (x, t), create_graph=True)
+    lambdas = as_tensor((l1, l2))
+    lambdas.requires_grad = True
+    loss = (u_t + lambdas[0] * u * u_x - lambdas[1]).pow(2).mean()
+    net_opt.zero_grad()
+    coef_opt.zero_grad()
+    loss.backward()
+    net_opt.step()
+    coef_opt.step()
+"""
+
+
+def test_gg402_coefficients_copied_by_as_tensor_in_a_helper():
+    (f,) = analyze(INVERSE_PINN).findings
+    assert (f.code, f.span.start.line, f.span.start.column) == ("GG402", 15, 11)
+    assert f.message.render() == (
+        "`torch.as_tensor(data, dtype=torch.flo...` cuts `[l1, l2]` out of the loss: `coef_opt` "
+        "(line 35) steps their parameters, but no backward of this loop reaches them, so their "
+        "gradients stay None and `[l1, l2]` does not train")
+    # torch.stack keeps each coefficient's graph
+    assert codes(INVERSE_PINN.replace("torch.as_tensor(data, dtype=torch.float32)",
+                                      "torch.stack(data)").replace(
+        "    lambdas.requires_grad = True\n", "")) == []
 
 
 def test_requires_grad_set_under_no_grad_makes_a_leaf():

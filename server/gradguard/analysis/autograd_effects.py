@@ -42,7 +42,7 @@ class AutogradEffects:
                 params.add(module)
             else:
                 wild = True
-        for v in ins:
+        for v in _tensors_of(ins):
             st = v.store
             if isinstance(st, tuple) and st[0] == "param":
                 params.add(st[1])
@@ -87,12 +87,24 @@ class AutogradEffects:
         cut at ``node`` from ``recv``; a cut of a graph is logged for GG402."""
         reach = self.reach_of(recv.segs)[0] if recv.segs else self._owners(recv.store)
         freed = self.state.freed
+        leaves = self.leaves_of([recv])
         cut = Cut(kind, node, recv.grad, reach,
-                  any(s in freed and self.segs[s].saves for s in recv.segs))
-        if reach:
+                  any(s in freed and self.segs[s].saves for s in recv.segs), leaves)
+        if reach or leaves:
             self.cut_log.append((cut, self.stamp()))
         return Val(result.kind, EMPTY, False, result.ref, None, None, result.store,
                    src=(cut,))
+
+    def leaves_of(self, vals) -> frozenset:
+        """The storages of the leaves that require grad ``vals`` are (the elements of a
+        list or tuple of known ones) or their graphs reach."""
+        out = set()
+        for v in _tensors_of(vals):
+            if v.leaf and v.store is not None and not v.segs:
+                out.add(v.store)
+            for s in v.segs:
+                out |= self.segs[s].leaves
+        return frozenset(out)
 
     def made_leaf(self, val: Val, node, store) -> None:
         """``val`` made a leaf that requires grad at ``node``, as the tensor of ``store``
@@ -149,7 +161,7 @@ class AutogradEffects:
             saved = self.saved_of(vals if keep is None else keep) if saves else ()
             if saves == "both":
                 saved += ((store, 0),)
-        leaves = frozenset(v.store for v in vals if v.leaf and v.store is not None)
+        leaves = frozenset(v.store for v in _tensors_of(vals) if v.leaf and v.store is not None)
         return Val("tensor", self.new_seg(node, label, parents, bool(saves), inputs, saved,
                                           leaves, ins=vals),
                    store=store, src=src)
@@ -570,7 +582,7 @@ class AutogradEffects:
             *(self.segs[s].leaves for s in val.segs)) | (
             {val.store} if val.leaf and val.store is not None else EMPTY)
         self.backwards.append(Backward(call, self.stamp(), reach, wild, val.src, silencer,
-                                       leaves))
+                                       leaves, returns_grads, len(self.cut_log)))
         if not sure or val.kind != "tensor" or val.segs or val.leaf or val.src is None:
             return
         key = (id(call), "no-graph")
@@ -748,6 +760,19 @@ def _arg_node(pos, kw, name: str, idx: int | None):
     if idx is not None and len(pos) > idx:
         return pos[idx][1]
     return None
+
+
+def _tensors_of(vals):
+    """The tensors a node's inputs are: a list or tuple of known elements
+    (``torch.cat([x, t])``) stands for them, one of unknown elements for itself."""
+    for v in vals:
+        if v.kind in ("tuple", "container"):
+            elts = v.elts if v.elts is not None else (v.ref[1],) \
+                if isinstance(v.ref, tuple) and len(v.ref) == 2 and v.ref[0] == "elem" else None
+            if elts is not None:
+                yield from _tensors_of(elts)
+                continue
+        yield v
 
 
 def _loop_statements(loop) -> frozenset:

@@ -144,7 +144,9 @@ class Backward:
     graph reaches), ``wild`` (it also reaches parameters of a module not known), ``src``
     (the cuts of its root's history, None when not all of it is known); ``silencer``:
     where a root known to have no graph was made a new leaf (``loss.requires_grad_()``),
-    so that the backward runs and stops at it, else None."""
+    so that the backward runs and stops at it, else None; ``returns_grads``: a
+    ``torch.autograd.grad``, which sets no ``.grad``; ``cuts``: how many cuts the
+    interpreter had logged before it (``cut_log``: those after it are not on its way)."""
 
     node: cst.CSTNode
     stamp: tuple
@@ -153,6 +155,8 @@ class Backward:
     src: tuple | None
     silencer: cst.CSTNode | None = None
     leaves: frozenset = frozenset()  # the storages of the leaves its graph reaches
+    returns_grads: bool = False
+    cuts: int = 0
 
 
 @dataclass(frozen=True)

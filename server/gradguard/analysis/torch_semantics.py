@@ -334,10 +334,12 @@ class TorchSemantics:
                 # (of parameters themselves: ``torch.tensor([p for p in self.log_vars])``)
                 reach = reach | frozenset().union(*(
                     param_owners(v) or () for v in vals if v.leaf))
-            if reach:
+            leaves = self.leaves_of(vals) if known and not self.no_grad else EMPTY
+            if reach or leaves:
                 # ``torch.tensor([log_prob, ...])``: a new tensor of the values of tensors
-                # that had a graph, cut from it
-                self.cut_log.append((Cut("factory", call, True, reach), self.stamp()))
+                # that had a graph (or required grad), cut from it
+                self.cut_log.append((Cut("factory", call, True, reach, leaves=leaves),
+                                     self.stamp()))
                 for rec in self.accumulations.values():
                     if rec.live and not rec.eval_mode and rec.heads & given:
                         # the values gathered for a loss are read here (the cut that

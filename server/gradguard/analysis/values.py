@@ -82,13 +82,16 @@ class Cut:
     ``had_graph``: the cut value had a graph or was a grad leaf (removing the cut would
     give the result one); ``reach``: the modules whose parameters that graph reached;
     ``freed``: a backward had already freed tensors that graph saved (a backward through
-    it, were the cut removed, would raise)."""
+    it, were the cut removed, would raise); ``leaves``: the storages of the leaves that
+    require grad the cut value was or its graph reached (tensors an optimizer may be
+    given itself: ``Adam([lambda1, lambda2])``)."""
 
     kind: str
     node: Any
     had_graph: bool = False
     reach: frozenset = EMPTY
     freed: bool = False
+    leaves: frozenset = EMPTY
 
 
 MAX_CUTS = 4

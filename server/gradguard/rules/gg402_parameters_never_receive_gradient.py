@@ -349,7 +349,8 @@ def _tensors_unreached(interp: Interpreter, st: Step, no_graph: set):
     p = st.stamp[-1] if st.stamp else None
     if p is None:
         return None
-    backs = [b for b in interp.backwards if p in b.stamp]
+    # (an autograd.grad sets no .grad: the double-backward terms of a PINN's residual)
+    backs = [b for b in interp.backwards if p in b.stamp and not b.returns_grads]
     if not backs or any(b.wild or b.src is None and not b.reach or id(b.node) in no_graph or
                         b.leaves & t.stores for b in backs):
         return None
@@ -409,8 +410,10 @@ def _finding(interp: Interpreter, st: Step, verdict, src: Source) -> Finding:
     # made a mask cut nothing the loss needed)
     on_path = None if any(b.src is None for b in backs) else \
         {id(c.node) for b in backs for c in b.src} or None
-    for cut, stamp in interp.cut_log:
-        if (p is None or p in stamp) and cut.reach & mods and id(cut.node) not in seen and \
+    before = max((b.cuts for b in backs), default=len(interp.cut_log))
+    for cut, stamp in interp.cut_log[:before]:
+        if (p is None or p in stamp) and (cut.reach & mods or cut.leaves & st.trained.stores) \
+                and id(cut.node) not in seen and \
                 (on_path is None or id(cut.node) in on_path):
             seen.add(id(cut.node))
             cuts.append(cut)
