@@ -2708,3 +2708,49 @@ def test_a_join_of_joined_storages_stays_flat():
     assert v.store == ("join", ("t", 1), ("t", 2), ("t", 3))
     assert store_parts(v.store) == {("t", 1), ("t", 2), ("t", 3)}
     assert join(a, a).store == ("t", 1)
+
+
+# stats kept per name in a dict filled on first sight (pytracking's LTR trainer): the
+# meters it makes persist across batches and accumulate the losses with their graphs
+METERS = """import torch
+from collections import OrderedDict
+
+
+class AverageMeter:
+    def __init__(self):
+        self.sum = 0
+
+    def update(self, val, n=1):
+        self.sum += val * n
+
+
+class Trainer:
+    def __init__(self, net, opt):
+        self.net, self.opt = net, opt
+        self.stats = OrderedDict()
+
+    def update_stats(self, new_stats, bs):
+        for name, val in new_stats.items():
+            if name not in self.stats:
+                self.stats[name] = AverageMeter()
+            self.stats[name].update(val, bs)
+
+    def cycle(self, loader):
+        for x in loader:
+            loss = self.net(x).pow(2).mean()
+            self.opt.zero_grad()
+            loss.backward()
+            self.opt.step()
+            self.update_stats({"Loss/total": loss}, 4)
+
+
+net = torch.nn.Linear(3, 1)
+Trainer(net, torch.optim.SGD(net.parameters(), lr=0.1)).cycle([torch.randn(4, 3)] * 3)
+"""
+
+
+@pytest.mark.parametrize("empty", ["OrderedDict()", "dict()", "{}"])
+def test_an_empty_dict_call_is_an_empty_dict(empty):
+    text = METERS.replace("self.stats = OrderedDict()", f"self.stats = {empty}")
+    assert [f[:2] for f in _found(text)] == [("GG301", 10)]
+    assert _found(text.replace("{\"Loss/total\": loss}", "{\"Loss/total\": loss.item()}")) == []

@@ -266,8 +266,8 @@ class Calls:
             if func_node.value == "dict" and len(pos) == 1 and not kw and \
                     dict_of_pairs(pos[0][0]) is not None:
                 return dict_of_pairs(pos[0][0])
-            if func_node.value == "dict" and not pos and kw and STAR_KW not in kw:
-                # ``dict(loss_cls=a, loss_bbox=b)``: a dict of those keys
+            if func_node.value == "dict" and not pos and STAR_KW not in kw:
+                # ``dict(loss_cls=a, loss_bbox=b)``: a dict of those keys (``dict()``: ``{}``)
                 return dict_of(tuple(kw), tuple(v for v, _ in kw.values()))
             if func_node.value in ("zip", "enumerate", "map", "filter", "dict"):
                 v = join_all(vals) if vals else NONE

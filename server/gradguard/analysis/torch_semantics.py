@@ -21,7 +21,7 @@ from gradguard.analysis.known_numbers import numeric_call
 from gradguard.analysis.module_semantics import copyable, is_super, module_dict_items, ref_kind
 from gradguard.analysis.python_semantics import MAX_ELTS
 from gradguard.analysis.values import (EMPTY, MODEL_OUTPUT, NONE, SCALAR, UNKNOWN, Alts, Binding, Cut, Val,
-                                       dict_items, dict_of_pairs, dict_sure_keys, element_shape, join, join_all,
+                                       dict_items, dict_of, dict_of_pairs, dict_sure_keys, element_shape, join, join_all,
                                        merge_src, module_refs, param_owners, scalars_only,
                                        flag_modules)
 
@@ -158,9 +158,10 @@ class TorchSemantics:
             self.cli_call(call, path)
         if found is not None:
             return found
-        if path in ("collections.defaultdict", "collections.OrderedDict") and not kw and \
-                len(pos) <= 1 and (path == "collections.defaultdict" or not pos):
-            return Val("container", ref="dict")  # an empty dict
+        if path == "collections.OrderedDict" and not kw and not pos:
+            return dict_of((), ())  # an empty dict, as ``{}``
+        if path == "collections.defaultdict" and not kw and len(pos) <= 1:
+            return Val("container", ref="dict")  # (a key read is a key added)
         if path == "collections.OrderedDict" and not kw and len(pos) == 1 and \
                 dict_of_pairs(pos[0][0]) is not None:
             return dict_of_pairs(pos[0][0])
