@@ -85,17 +85,31 @@ def test_actor_critic_values_recomputed_in_loop():
 
 def test_discarded_detach_fixed_in_place_for_loop_variables():
     src = ("import torch\n"
-           "class State:\n"
-           "    def reset(self):\n"
-           "        for h in self.hidden:\n"
-           "            h.detach()\n"
-           "        self.feed.detach()\n"
+           "def reset(state):\n"
+           "    hidden = [torch.zeros(2) for _ in range(2)]\n"
+           "    for h in hidden:\n"
+           "        h.detach()\n"
+           "    state.feed.detach()\n"
            "def step(loss):\n"
            "    loss.backward()\n")
     findings = analyze(src).findings
     assert [(f.code, f.span.start.line) for f in findings] == [("GG104", 5), ("GG104", 6)]
     fixed = apply_edits(src, findings[0].preferred_fix.edits)
-    assert "            h.detach_()\n        self.feed = self.feed.detach()\n" in fixed
+    assert "        h.detach_()\n    state.feed = state.feed.detach()\n" in fixed
+
+
+def test_a_discarded_detach_of_a_loop_variable_of_unknown_kind_is_quiet():
+    # weakref.finalize objects kept in a dict other methods fill: their detach() is theirs
+    src = ("import weakref\n"
+           "class WeakIdNameMap:\n"
+           "    def __init__(self):\n"
+           "        self._finalizers = {}\n"
+           "    def __setitem__(self, obj, name):\n"
+           "        self._finalizers[id(obj)] = weakref.finalize(obj, print, name)\n"
+           "    def clear(self):\n"
+           "        for finalizer in self._finalizers.values():\n"
+           "            finalizer.detach()\n")
+    assert analyze(src).findings == ()
 
 
 def test_retain_graph_and_create_graph_keep_the_graph():

@@ -41,7 +41,7 @@ class TorchSemantics:
             own = any("detach" in c.methods for c in self.classes.values())
             plain = isinstance(expr.func.value, cst.Name)
             tensor_like = recv.kind == "tensor" or recv.kind == "unknown" and (
-                loop_target or not plain or bool(recv.segs) and not own)
+                not plain or bool(recv.segs) and not own)
             if tensor_like:
                 if id(line) not in self._seen_detach:
                     self._seen_detach.add(id(line))
