@@ -2754,3 +2754,88 @@ def test_an_empty_dict_call_is_an_empty_dict(empty):
     text = METERS.replace("self.stats = OrderedDict()", f"self.stats = {empty}")
     assert [f[:2] for f in _found(text)] == [("GG301", 10)]
     assert _found(text.replace("{\"Loss/total\": loss}", "{\"Loss/total\": loss.item()}")) == []
+
+
+# a trainer that forwards its keywords to its base class (``super().__init__(model,
+# **kwargs)``) and evaluates the metric functions it was given on each batch's output
+FORWARDED = """import torch
+from collections import defaultdict
+
+
+class Base:
+    def __init__(self, model, funcs=None):
+        self.model = model
+        self.funcs = funcs
+
+    def fit(self, data):
+        res = defaultdict(list)
+        for x in data:
+            y_hat = self.step(x)
+            if self.funcs is not None:
+                for metr, func in self.funcs.items():
+                    res[metr].append(func(y_hat, x))
+
+
+class Child(Base):
+    def __init__(self, model, lr, *args, **kwargs):
+        super().__init__(model, *args, **kwargs)
+        self.opt = torch.optim.SGD(self.model.parameters(), lr=lr)
+
+    def step(self, x):
+        y_hat = self.model(x)
+        loss = y_hat.sum()
+        self.opt.zero_grad()
+        loss.backward()
+        self.opt.step()
+        return y_hat
+
+
+fs = {"acc": lambda y_hat, y: (y_hat.argmax(1) == y.argmax(1)).float().mean()}
+Child(torch.nn.Linear(2, 2), 0.1, funcs=fs).fit([torch.randn(3, 2)] * 3)
+"""
+
+
+@pytest.mark.parametrize("call", ["Child(torch.nn.Linear(2, 2), 0.1, funcs=fs)",
+                                  "Child(torch.nn.Linear(2, 2), 0.1, fs)"])
+def test_star_parameters_hold_the_arguments_no_other_parameter_took(call):
+    text = FORWARDED.replace("Child(torch.nn.Linear(2, 2), 0.1, funcs=fs)", call)
+    assert _found(text) == []
+    # a metric that keeps the output's graph is still found through them
+    kept = text.replace("(y_hat.argmax(1) == y.argmax(1)).float().mean()", "(y_hat - y).abs().mean()")
+    assert [f[:2] for f in _found(kept)] == [("GG301", 16)]
+
+
+def test_requires_grad_of_a_parameter_is_known_true():
+    # optiland's material caches its index only when it is not optimised
+    text = """import torch
+import torch.nn as nn
+
+
+class Material(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.n_d = nn.Parameter(torch.tensor(1.5))
+        self._cache = {}
+
+    def n(self, w):
+        use_cache = not (torch.is_grad_enabled() and self.n_d.requires_grad)
+        if use_cache and w in self._cache:
+            return self._cache[w]
+        value = self.n_d * (1.0 + 0.01 / w)
+        if use_cache:
+            self._cache[w] = value
+        return value
+
+
+mat = Material()
+opt = torch.optim.Adam(mat.parameters())
+for _ in range(3):
+    loss = (mat.n(0.5) - 1.6) ** 2
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+"""
+    assert _found(text) == []
+    # a cache kept whatever the flag: the second pass reads the first one's freed graph
+    assert [f[:2] for f in _found(text.replace("use_cache = not (", "use_cache = True or ("))] \
+        == [("GG102", 26)]

@@ -514,7 +514,8 @@ class AutogradEffects:
             info = Free(site_call, self.stamp(),
                         tuple((f.id, f.stmt) for f in self.frames[:site]),
                         self.param_updates, self.tops.get(id(self.frames[site - 1].func))
-                        or self.top(), call if site_call is not call else None)
+                        or self.top(), call if site_call is not call else None,
+                        len(self.backwards) - 1)
             for s in val.segs:
                 freed.setdefault(s, info)
             if self.state.free_guards:  # freed on this path, whatever the test said
@@ -750,7 +751,8 @@ class AutogradEffects:
         self.hazards.append(Hazard(kind, call, root_node, hit, frees, loop, frames,
                                    dict(self.state.env), dict(self.state.freed),
                                    self.param_updates, val_segs,
-                                   tuple(ctx for ctx, _ in self.loop_stack), entry))
+                                   tuple(ctx for ctx, _ in self.loop_stack), entry,
+                                   len(self.backwards) - 1))
 
 
 def _arg_node(pos, kw, name: str, idx: int | None):

@@ -485,11 +485,24 @@ class Calls:
                     self.eval(p.default) if p.default is not None and STAR_KW not in kw \
                     else UNKNOWN
                 self.state.env[(frame.id, p.name.value)] = Binding(v, None)
+            named = {p.name.value for p in names} | \
+                {p.name.value for p in params.kwonly_params}
             for star in (params.star_arg, params.star_kwarg):
-                if isinstance(star, cst.Param):
-                    self.state.env[(frame.id, star.name.value)] = Binding(
-                        Val("container", frozenset().union(*(v.segs for v in vals))
-                            if vals else EMPTY), None)
+                if not isinstance(star, cst.Param):
+                    continue
+                if star is params.star_kwarg and STAR_KW not in kw and not unknown_params:
+                    # ``**kwargs``: a dict of the keywords no parameter took
+                    extra = [(k, v) for k, (v, _) in kw.items() if k not in named]
+                    v = dict_of(tuple(k for k, _ in extra), tuple(v for _, v in extra))
+                elif star is params.star_arg and rest is None and not unknown_params:
+                    # ``*args``: a tuple of the positional arguments past the parameters
+                    more = tuple(v for v, _ in args[len(names):])
+                    v = Val("tuple", frozenset().union(*(e.segs for e in more)),
+                            any(e.leaf for e in more), elts=more, src=merge_src(list(more)))
+                else:
+                    v = Val("container", frozenset().union(*(v.segs for v in vals))
+                            if vals else EMPTY)
+                self.state.env[(frame.id, star.name.value)] = Binding(v, None)
             start = next(self._ids)
             if isinstance(node, cst.Lambda):
                 result = self.eval(node.body)

@@ -28,7 +28,8 @@ class Hazard:
     ``loops``: the loops being analysed, outermost first; ``entry_env``: the env at the
     start of the pass of ``loop`` the hazard happened in (what crossed from the earlier
     iteration). The finding's site is the last frame of ``frames`` (a wrapper that
-    backwards its parameter is reported at its call).
+    backwards its parameter is reported at its call). ``back``: the index of its backward
+    in the interpreter's ``backwards``.
     """
 
     kind: str
@@ -44,6 +45,7 @@ class Hazard:
     val_segs: frozenset
     loops: tuple = ()
     entry_env: dict | None = None
+    back: int = -1
 
 
 @dataclass

@@ -599,7 +599,7 @@ class Free:
     statement being executed in each frame of the call stack, as ``(frame_id, stmt)``;
     ``steps``: how many parameter updates (optimizer steps) had run before it; ``inner``:
     for a wrapper's backward reported at its call site (``node``: ``self.v.reinforce(loss)``),
-    the backward call inside it.
+    the backward call inside it; ``back``: its index in the interpreter's ``backwards``.
     """
 
     node: cst.CSTNode
@@ -608,6 +608,7 @@ class Free:
     steps: int
     top: cst.CSTNode | None = None
     inner: cst.CSTNode | None = None
+    back: int = -1
 
 
 @dataclass(frozen=True, eq=False)

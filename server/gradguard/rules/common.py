@@ -489,7 +489,9 @@ def detach_uses(h: Hazard, interp: Interpreter, src: Source, second: bool = True
             used.add(sid)
     if not seconds:
         return None
-    target = list(seconds.values()) if trains and second else None
+    # (not when the second loss's gradients into what built the graph train it too)
+    target = list(seconds.values()) if trains and second and \
+        not _grads_train(interp, hit, h.back) else None
     if firsts:
         producer = interp.segs[min(next(iter(seconds.values()))[1])].label
         leaves = frozenset().union(*(interp.segs[s].leaves for s in hit))
@@ -501,7 +503,8 @@ def detach_uses(h: Hazard, interp: Interpreter, src: Source, second: bool = True
                            not t.stores & leaves and (t.names or t.stores & own)
                            for t in between) and \
                 not any(st[0] == "param" and st[1] in stepped
-                        for s in hit for st, _ in interp.segs[s].saved):
+                        for s in hit for st, _ in interp.segs[s].saved) and \
+                not _grads_train(interp, hit, h.frees[0].back):
             target = list(firsts.values())
     if target is None or any(isinstance(node, (cst.Tuple, cst.List, cst.Dict, cst.Set))
                              for node, _ in target):
@@ -517,6 +520,24 @@ def detach_uses(h: Hazard, interp: Interpreter, src: Source, second: bool = True
                    "must not backpropagate into the graph that built it"),
                 {**args, "last_line": last})
     return Fix(message, tuple(src.append_to(n, ".detach()") for n in nodes), preferred=True)
+
+
+def _grads_train(interp: Interpreter, hit: set, index: int) -> bool:
+    """Whether the gradients the backward ``index`` (of ``interp.backwards``) gives the modules that built the freed
+    graph ``hit`` are used: a later step updates one of them with no ``zero_grad()`` since
+    that backward (a shared feature network stepped once after the value and the policy
+    losses, as an A2C's is: detaching it in either loss would change what it learns). A
+    GAN's generator step comes after its ``zero_grad()``: the discriminator loss's
+    gradients into it are thrown away, and detaching them loses nothing."""
+    builders = interp.reach_of(hit)[0]
+    if not builders or index < 0:
+        return False
+    for st in interp.step_recs:
+        if st.backs <= index or st.trained is None or \
+                not interp._descendants(frozenset(st.trained.refs)) & builders:
+            continue
+        return st.since is None or st.since[0][2] <= index
+    return False
 
 
 def trains_itself(seg) -> bool:
