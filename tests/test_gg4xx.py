@@ -1316,6 +1316,51 @@ def test_gg403_quiet_when_the_optimizer_holds_the_unfrozen_module(change):
     assert "GG403" not in codes(text)
 
 
+# a model whose parameter groups name its encoder and its classifier, not the pooler between
+# them (MMF's VisualBERT)
+POOLER_LEFT_OUT = """import torch
+import torch.nn as nn
+
+
+class Classifier(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.encoder = nn.Linear(8, 8)
+        self.pooler = nn.Sequential(nn.Linear(8, 8), nn.Tanh())
+        self.head = nn.Linear(8, 3)
+
+    def forward(self, x):
+        return self.head(self.pooler(self.encoder(x)))
+
+    def optimizer_groups(self, lr):
+        return [{"params": self.head.parameters(), "lr": lr},
+                {"params": self.encoder.parameters(), "lr": lr * 0.1}]
+
+
+model = Classifier()
+optimizer = torch.optim.AdamW(model.optimizer_groups(1e-3))
+for _ in range(3):
+    loss = model(torch.randn(4, 8)).logsumexp(1).mean()
+    optimizer.zero_grad()
+    loss.backward()
+    optimizer.step()
+"""
+
+
+def test_gg403_a_part_of_the_model_left_out_of_its_parameter_groups():
+    (f,) = analyze(POOLER_LEFT_OUT).findings
+    assert (f.code, f.span.start.line) == ("GG403", 21)
+    assert f.message.render() == (
+        "`optimizer` is not given the parameters of `self.pooler`: the backward on line 25 "
+        "computes their gradients, but no optimizer updates them, so `self.pooler` keeps its "
+        "initial weights")
+    # the whole model, or a pooler kept fixed in evaluation mode (linear probing): quiet
+    assert codes(POOLER_LEFT_OUT.replace("model.optimizer_groups(1e-3)", "model.parameters()")) == []
+    assert codes(POOLER_LEFT_OUT.replace(
+        "        return self.head(self.pooler(", "        self.pooler.eval()\n"
+                                                  "        return self.head(self.pooler(")) == []
+
+
 # a physics-informed fit of a coefficient: the optimizer is given the coefficient itself,
 # and the loss reads only its value (``.item()``), so no backward reaches it
 COEFFICIENT = """import torch

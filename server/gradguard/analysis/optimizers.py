@@ -58,13 +58,13 @@ class OptimizerSemantics:
                          and b.val.kind == "module" and b.val.ref in owners}
                 if len(names) != len(owners):
                     # modules no local name holds (``net.side_parameters()`` gathers
-                    # submodules' parameters): named by what gave them
-                    func = first.func if isinstance(first, cst.Call) and not first.args \
-                        else None
+                    # submodules' parameters, ``model.get_optimizer_parameters(config)``
+                    # its parameter groups): named by what gave them
+                    func = first.func if isinstance(first, cst.Call) else None
                     label = dotted(func) if func is not None else None
                     if label is None:
                         return None
-                    names = {label + "()"}
+                    names = {label + ("()" if not first.args else "(...)")}
             refs, pure = set(owners), True
         if not names:
             if isinstance(first, (cst.List, cst.Tuple)) and first.elements and all(

@@ -116,8 +116,9 @@ def unoptimized(interp: Interpreter) -> list:
     def outermost(r):
         seen = {r}
         while True:
+            # (not up to a module that holds trained ones: the part left out is reported)
             up = [p for p in parents.get(r, ()) if p in interp.created and p not in skip and
-                  p not in seen]
+                  p not in seen and not interp._descendants({p}) & optimized]
             if len(up) != 1:
                 return r
             r = up[0]
@@ -138,10 +139,21 @@ def unoptimized(interp: Interpreter) -> list:
         return any(interp.reach_of(interp.module_inputs.get(m, EMPTY))[0] & optimized
                    for m in interp._descendants({r}))
 
+    def beside_trained(r) -> bool:
+        # a part of a module built here that also holds trained modules (a model's pooler
+        # left out of its parameter groups, a loss module with parameters of its own
+        # wrapped with the model it is computed on); not one the training code puts in
+        # evaluation mode (a backbone kept fixed for linear probing, left out on purpose)
+        training = interp.state.env.get(("@", r, "training"))
+        if training is not None and training.val.ref is False:
+            return False
+        return any(interp._descendants({a}) & optimized
+                   for a in _ancestors(r, parents) if a in interp.created)
+
     def meant(r) -> bool:
         frame = interp.module_names.get(r, (None, None))[1]
         return r in thawed or bool(held & ({r} | _ancestors(r, parents))) or \
-            frame is not None and frame in scopes and downstream(r)
+            (frame is not None and frame in scopes or beside_trained(r)) and downstream(r)
 
     out, reported = [], set()
     for st in steps:
