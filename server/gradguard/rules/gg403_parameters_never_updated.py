@@ -139,21 +139,25 @@ def unoptimized(interp: Interpreter) -> list:
         return any(interp.reach_of(interp.module_inputs.get(m, EMPTY))[0] & optimized
                    for m in interp._descendants({r}))
 
-    def beside_trained(r) -> bool:
-        # a part of a module built here that also holds trained modules (a model's pooler
-        # left out of its parameter groups, a loss module with parameters of its own
-        # wrapped with the model it is computed on); not one the training code puts in
-        # evaluation mode (a backbone kept fixed for linear probing, left out on purpose)
+    def between_trained(r) -> bool:
+        # a part of a module built here that also holds trained modules, between them: run
+        # on what one computes, and a trained module is run on what it computes (a model's
+        # pooler left out of its parameter groups). Not one the training code puts in
+        # evaluation mode (a backbone kept fixed for linear probing), nor a last stage (a
+        # pretrained decoder an encoder is trained through, left out on purpose)
         training = interp.state.env.get(("@", r, "training"))
         if training is not None and training.val.ref is False:
             return False
+        own = interp._descendants({r})
         return any(interp._descendants({a}) & optimized
-                   for a in _ancestors(r, parents) if a in interp.created)
+                   for a in _ancestors(r, parents) if a in interp.created) and any(
+            interp.reach_of(interp.module_inputs.get(m, EMPTY))[0] & own
+            for m in optimized)
 
     def meant(r) -> bool:
         frame = interp.module_names.get(r, (None, None))[1]
         return r in thawed or bool(held & ({r} | _ancestors(r, parents))) or \
-            (frame is not None and frame in scopes or beside_trained(r)) and downstream(r)
+            (frame is not None and frame in scopes or between_trained(r)) and downstream(r)
 
     out, reported = [], set()
     for st in steps:
