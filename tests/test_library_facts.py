@@ -1664,3 +1664,26 @@ def test_writing_a_parameter_through_data_cuts_no_graph():
 
     assert cuts("layer.weight.data.normal_(0, 0.1)\n") == []
     assert cuts("w = layer.weight.data * 2\n") == ["layer.weight.data"]
+
+
+def test_type_with_a_dtype_is_a_conversion_and_without_one_a_string():
+    # predicted labels (argmax: no graph) converted with .type(torch.float32) and given to
+    # the loss: torch raises "element 0 of tensors does not require grad"
+    program = """import torch
+from torch import nn
+
+model = nn.Linear(2, 4)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+x, y = torch.randn(8, 2), torch.randint(0, 4, (8,))
+for epoch in range(3):
+    preds = torch.softmax(model(x), dim=1).argmax(dim=1).type(torch.float32)
+    loss = nn.functional.mse_loss(preds, y.type(torch.float32))
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+"""
+    assert [f[:2] for f in _found(program)] == [("GG401", 11)]
+    assert _found(program.replace(".argmax(dim=1)", "[:, 0]")) == []
+    # x.type() names its type: no tensor, no graph
+    assert _found("import torch\nw = torch.ones(2, requires_grad=True)\nname = (w * 2).type()\n"
+                  "print(name.upper())\n") == []

@@ -869,6 +869,8 @@ class TorchSemantics:
             return res
         if recv.kind == "unknown" and not recv.grad:
             return self._propagate(vals)
+        if attr == "type" and not pos and not kw:
+            return SCALAR  # (``x.type()``: the name of its type, "torch.FloatTensor")
         saves = "output" if attr in T.OUTPUT_SAVING else "both" if \
             attr in T.OUTPUT_AND_INPUT_SAVING else attr not in T.NON_SAVING_METHODS
         operands = [recv] if attr in T.ARGUMENT_GIVES_NO_GRAPH else [recv] + vals

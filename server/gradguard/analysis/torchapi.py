@@ -133,7 +133,7 @@ ALIASING_FACTORIES = frozenset({"as_tensor", "asarray"}) | LEGACY_CONSTRUCTORS
 # formulas that use only ``grad``, sizes and scalars, and composite operators whose probed
 # call saved nothing (reshape, flatten, contiguous, to, hstack...). By hand: Tensor methods
 # of python_variable_methods.cpp that are ``to()`` conversions (``to`` saves nothing).
-NON_SAVING_METHODS_HAND = frozenset({"float", "double", "half", "cuda", "cpu"})
+NON_SAVING_METHODS_HAND = frozenset({"float", "double", "half", "cuda", "cpu", "type"})
 NON_SAVING_METHODS = frozenset(
     m for m in _METHODS if _db.saving_kind(_db.op_saved(m)) is False and _differentiable(m)
 ) | NON_SAVING_METHODS_HAND
@@ -192,9 +192,10 @@ RECEIVER_NOT_SAVED = frozenset(
 
 # Tensor methods whose tensor argument gives only a dtype, a device or a shape: the result
 # carries the receiver's graph, never the argument's (``y.type_as(x)``, ``y.view_as(x)``,
-# ``y.expand_as(x)``). From the table (each probed with only the argument requiring grad).
+# ``y.expand_as(x)``). From the table (each probed with only the argument requiring grad);
+# by hand, ``type(dtype)``: a ``to()`` conversion of python_variable_methods.cpp.
 ARGUMENT_GIVES_NO_GRAPH = frozenset(
-    m for m in _METHODS if (_db.op(m).get("probe") or {}).get("other_nograd"))
+    m for m in _METHODS if (_db.op(m).get("probe") or {}).get("other_nograd")) | {"type"}
 
 
 def _saves_output_too(name: str) -> bool:
