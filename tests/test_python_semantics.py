@@ -2839,3 +2839,33 @@ for _ in range(3):
     # a cache kept whatever the flag: the second pass reads the first one's freed graph
     assert [f[:2] for f in _found(text.replace("use_cache = not (", "use_cache = True or ("))] \
         == [("GG102", 26)]
+
+
+def test_type_of_an_object_of_a_users_class_is_that_class():
+    # a classifier wrapper that clones itself with type(self)(...): the clone trains a copy
+    # of the model with the optimizer of the original
+    text = """import copy
+import torch
+
+
+class Clf:
+    def __init__(self, model, opt):
+        self._model, self._opt = model, opt
+
+    def fit(self, x):
+        for _ in range(2):
+            self._opt.zero_grad()
+            loss = self._model(x).sum()
+            loss.backward()
+            self._opt.step()
+
+    def clone(self):
+        return type(self)(copy.deepcopy(self._model), self._opt)
+
+
+net = torch.nn.Linear(2, 1)
+clf = Clf(net, torch.optim.SGD(net.parameters(), lr=0.1))
+clf.clone().fit(torch.randn(3, 2))
+"""
+    assert [f[:2] for f in _found(text)] == [("GG402", 14)]
+    assert _found(text.replace("copy.deepcopy(self._model)", "self._model")) == []

@@ -208,6 +208,11 @@ class Calls:
                 return self._propagate(vals)
             if key is None and func_node.value == "isinstance":
                 return self._isinstance(pos)
+            if key is None and func_node.value == "type" and len(pos) == 1 and not kw:
+                info = self._class_of(pos[0][0])
+                if info is not None:
+                    # ``type(self)(...)``: an object of a class of the user's, of that class
+                    return Val("class", ref=info)
             if key is None and func_node.value == "getattr" and len(pos) == 2 and not kw and \
                     isinstance(pos[1][0].ref, tuple) and pos[1][0].ref[0] == "str":
                 # ``getattr(self, "block1")`` of a name of known value: that attribute
