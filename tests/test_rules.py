@@ -1671,3 +1671,46 @@ def test_gg101_two_losses_backpropagated_in_turn_become_one_backward_of_their_su
     stepped = A3C_SPLIT.replace("    policy_loss.backward()\n",
                                 "    policy_loss.backward()\n    opt.step()\n")
     assert not any("once" in x.title.render() for x in _only(stepped, "GG101").fixes)
+
+
+# a run logger (a stand-in for wandb.init()) that keeps every row logged; the loop logs the
+# loss tensor itself
+LOGGED_ROWS = """import torch
+
+
+class Run:
+    def __init__(self):
+        self.history = []
+
+    def log(self, row):
+        self.history.append(dict(row, step=len(self.history)))
+
+
+def main():
+    model = torch.nn.Linear(4, 1)
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+    run = Run()
+    for _ in range(3):
+        loss = model(torch.randn(8, 4)).pow(2).mean()
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+        run.log({"loss": loss})
+
+
+main()
+"""
+
+
+def test_gg301_an_accumulation_of_a_graph_handed_in_is_reported_at_the_call():
+    (f,) = analyze(LOGGED_ROWS).findings
+    assert (f.code, f.span.start.line, f.span.start.column) == ("GG301", 21, 8)
+    assert f.message.render() == (
+        "`self.history` (in `log`) accumulates `dict(row, step=len(self.history))` with the "
+        "autograd graph this call hands in: every iteration's graph stays in memory")
+    assert [(r.span.start.line, r.message.render()) for r in f.related] == [
+        (9, "accumulated here, in `log`")]
+    # a graph the function builds itself is reported where it accumulates
+    own = LOGGED_ROWS.replace("        self.history.append(dict(row, step=len(self.history)))",
+                              "        self.history.append(row['loss'] * 2)")
+    assert [(f.code, f.span.start.line) for f in analyze(own).findings] == [("GG301", 9)]

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import libcst as cst
 
-from gradguard.analysis.interp import Accumulation
+from gradguard.analysis.interp import Accumulation, Interpreter
 from gradguard.analysis.model import Edit, Finding, Fix, Message, Related
 from gradguard.analysis.source import Source
 from gradguard.rules import N_, Rule
+from gradguard.rules.common import path_to
 
 RULE = Rule(
     code="GG301",
@@ -70,7 +71,7 @@ for _ in range(3):
 )
 
 
-def build(rec: Accumulation, src: Source) -> Finding:
+def build(rec: Accumulation, interp: Interpreter, src: Source) -> Finding:
     """The GG301 finding at the accumulation."""
     acc = src.code(rec.acc, 40)
     value = src.code(rec.value, 40) if rec.value is not None else "value"
@@ -85,7 +86,39 @@ def build(rec: Accumulation, src: Source) -> Finding:
     else:
         message = Message(N_("`{acc}` accumulates `{value}` with its autograd graph: every "
                              "iteration's graph stays in memory"), args)
-    return Finding(RULE.code, src.span(rec.node), message, related, detach_fix(rec, src))
+    site = src.span(rec.node)
+    call = _handed_in(rec, interp, src)
+    if call is not None and src.span(call).start.line != site.start.line:
+        # a function with no loop of its own (a logger's log(), a meter's update()) given
+        # a graph built by its caller: reported at that call, where the graph is handed in
+        func = rec.frames[-1][2].name.value
+        if rec.emptied is None:
+            message = Message(N_("`{acc}` (in `{function}`) accumulates `{value}` with the "
+                                 "autograd graph this call hands in: every iteration's graph "
+                                 "stays in memory"), {**args, "function": func})
+        related = (Related(site, Message(N_("accumulated here, in `{function}`"),
+                                         {"function": func})),) + related
+        site = src.span(call)
+    return Finding(RULE.code, site, message, related, detach_fix(rec, src))
+
+
+def _handed_in(rec: Accumulation, interp: Interpreter, src: Source):
+    """The statement of this file that called the function that accumulates, when that
+    function accumulates outside any loop of its own and what it accumulates was built
+    before it was called (in its callers: every segment that made the accumulated values
+    belongs to another frame); else None."""
+    if len(rec.frames) < 2 or not rec.heads:
+        return None
+    fid, stmt, func = rec.frames[-1]
+    caller = rec.frames[-2][1]
+    if not isinstance(func, cst.FunctionDef) or caller is None or \
+            src.span(caller).path is not None:
+        return None
+    if any(isinstance(n, (cst.For, cst.While)) for n in path_to(func, rec.node) or ()):
+        return None
+    if any(interp.segs[h].frame == fid for h in rec.heads if h in interp.segs):
+        return None
+    return caller
 
 
 def detach_fix(rec: Accumulation, src: Source) -> tuple[Fix, ...]:

@@ -108,7 +108,7 @@ def _builders(interp, src):
             yield gg303.RULE.code, lambda r=rec: [gg303.build(r, src, interp.step_recs)], \
                 rec.frames
         elif rec.passes & interp.passes_with_backward:
-            yield gg301.RULE.code, lambda r=rec: [gg301.build(r, src)], rec.frames
+            yield gg301.RULE.code, lambda r=rec: [gg301.build(r, interp, src)], rec.frames
     for h in interp.no_graph:
         yield gg401.RULE.code, lambda h=h: [gg401.build(h, src)], getattr(h, "frames", ())
     yield gg402.RULE.code, lambda: gg402.build_all(interp, src), None
