@@ -100,7 +100,7 @@ class AutogradEffects:
         list or tuple of known ones) or their graphs reach."""
         out = set()
         for v in _tensors_of(vals):
-            if v.leaf and v.store is not None and not v.segs:
+            if v.leaf and v.store is not None:
                 out.add(v.store)
             for s in v.segs:
                 out |= self.segs[s].leaves
@@ -579,9 +579,7 @@ class AutogradEffects:
             if key in self.state.env:
                 self.state.env[key] = Binding(Val("scalar", ref=False), None)
         silencer = self.silencers.get(val.store) if val.leaf and not val.segs else None
-        leaves = EMPTY if returns_grads else frozenset().union(
-            *(self.segs[s].leaves for s in val.segs)) | (
-            {val.store} if val.leaf and val.store is not None else EMPTY)
+        leaves = EMPTY if returns_grads else self.leaves_of([val])
         self.backwards.append(Backward(call, self.stamp(), reach, wild, val.src, silencer,
                                        leaves, returns_grads, len(self.cut_log)))
         if not sure or val.kind != "tensor" or val.segs or val.leaf or val.src is None:

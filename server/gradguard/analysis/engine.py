@@ -729,9 +729,10 @@ class Engine:
         value with the statement that bound it (a top-level function by its key, a class
         by its header, other statements as nodes: re-parsed, they count as changed), the
         attributes of the objects module-level code made that those bindings (or what every
-        root sees) hold; and, for every root, imported modules' names, the classes (by their headers), which objects
-        are submodules of which, in-place module constructors, frozen modules, the
-        imported modules' hashes and the rules' facts about the whole text.
+        root sees) hold; and, for every root, imported modules' names, the classes (by
+        their headers), which objects are submodules of which, in-place module
+        constructors, frozen modules, the imported modules' hashes and the rules' facts
+        about the whole text.
 
         The interpreter reads a module-level name only where code names it, so a root
         whose code, inlined code and these bindings are unchanged runs as before: an edit

@@ -34,7 +34,7 @@ class OptimizerSemantics:
         if not call.args:
             return None
         first = self._bound_expr(call.args[0].value)
-        names, refs = set(), set()
+        names, refs, given = set(), set(), {}
         for sub in calls_in(first):
             if isinstance(sub.func, cst.Attribute) and sub.func.attr.value in (
                     "parameters", "named_parameters"):
@@ -48,6 +48,7 @@ class OptimizerSemantics:
                 v = self.eval(sub.func.value)
                 if isinstance(v.ref, tuple):
                     refs.add(v.ref)
+                    given[sub] = v.ref
         pure = _only_parameters(first)
         owners = param_owners(pos[0][0]) if pos and not call.args[0].keyword else None
         if owners and all(isinstance(r, tuple) for r in owners) and not (
@@ -83,11 +84,8 @@ class OptimizerSemantics:
         if filtered is not None:
             # ``[p for p in model.parameters() if p.requires_grad]``: what is frozen now
             # is not among its parameters, even once it requires grad again
-            inner = {self.eval(sub.func.value).ref for sub in calls_in(filtered)
-                     if isinstance(sub.func, cst.Attribute) and
-                     sub.func.attr.value in ("parameters", "named_parameters")}
-            left = frozenset(self._descendants({r for r in inner if isinstance(r, tuple)})
-                             & self.frozen)
+            inner = {given[sub] for sub in calls_in(filtered) if sub in given}
+            left = frozenset(self._descendants(inner) & self.frozen)
         return Trained(frozenset(names), frozenset(refs), pure, mods=mods - left, site=call,
                        keys=keys, built=next(self._ids), left_frozen=left,
                        filtered=filtered if left else None)

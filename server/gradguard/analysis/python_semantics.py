@@ -1032,9 +1032,10 @@ class PythonSemantics:
                 return Val("tensor", leaf=True, store=_param_store(base))
             return _module_attribute(attr)
         if attr in T.CUT_ATTRIBUTES:
-            if attr == "requires_grad" and base.kind == "tensor" and (base.segs or base.leaf and not (
-                    isinstance(base.store, tuple) and base.store[0] == "param" and
-                    base.store[1] in self.maybe_frozen)):
+            if attr == "requires_grad" and base.kind == "tensor" and (
+                    base.segs or base.leaf and not (
+                        isinstance(base.store, tuple) and base.store[0] == "param" and
+                        base.store[1] in self.maybe_frozen)):
                 # a tensor with a graph, or a leaf that requires grad (a parameter of a
                 # module no path froze): known True, whatever the grad mode
                 return Val("scalar", ref=True)
