@@ -651,6 +651,65 @@ def test_gg101_detach_in_the_loss_whose_optimizer_trains_only_its_own_tensor():
     assert analyze(fixed).findings == ()
 
 
+TWO_TASK_STEPS = """import torch
+import torch.nn as nn
+
+
+class Trainer:
+    def __init__(self, encoder, heads):
+        self.encoder, self.heads = encoder, heads
+        self.opt = torch.optim.SGD([*encoder.parameters(), *heads.parameters()], lr=0.1)
+
+    def regress(self, features, target):
+        loss = (self.heads[0](features) - target).pow(2).mean()
+        self.opt.zero_grad()
+        loss.backward()
+        self.opt.step()
+
+    def classify(self, features, labels):
+        loss = nn.functional.cross_entropy(self.heads[1](features), labels)
+        self.opt.zero_grad()
+        loss.backward()
+        self.opt.step()
+
+    def train(self, x, target, labels):
+        features = self.encoder(x)
+        self.regress(features, target)
+        self.classify(features, labels)
+
+
+trainer = Trainer(nn.Sequential(nn.Linear(4, 8), nn.Tanh(), nn.Linear(8, 8)), nn.ModuleList([nn.Linear(8, 1), nn.Linear(8, 3)]))
+for it in range(3):
+    trainer.train(torch.randn(2, 4), torch.randn(2, 1), torch.tensor([0, 2]))
+"""
+
+
+def test_gg101_detach_in_the_second_step_when_a_step_between_breaks_retain_graph():
+    # the encoder runs once for two tasks, each with its own backward and step: the
+    # second loss's gradients would train the encoder too, but retain_graph=True on the
+    # first backward fails all the same (the first step changes the weights the encoder's
+    # graph saved), so cutting the second task's use is the change that runs; the encoder
+    # still learns from the first task
+    f = _only(TWO_TASK_STEPS, "GG101")
+    assert (f.span.start.line, f.preferred_fix.title.render()) == (
+        19, "Detach `features` on line 17: that loss must not backpropagate into the graph "
+            "that built it")
+    fixed = apply_edits(TWO_TASK_STEPS, f.preferred_fix.edits)
+    assert "        loss = nn.functional.cross_entropy(self.heads[1](features.detach()), " \
+        "labels)\n" in fixed
+    assert analyze(fixed).findings == ()
+    # one step after both backwards: retain_graph=True lets the second run, and keeps
+    # the second loss's gradients into the encoder, so it is the preferred fix
+    one = TWO_TASK_STEPS.replace("        self.opt.zero_grad()\n        loss.backward()\n"
+                                 "        self.opt.step()\n\n    def classify",
+                                 "        self.opt.zero_grad()\n        loss.backward()\n\n"
+                                 "    def classify")
+    assert one != TWO_TASK_STEPS
+    f = _only(one, "GG101")
+    assert f.preferred_fix.title.render().startswith(
+        "Keep the graph for the later backward: retain_graph=True on line 13")
+
+
 def test_gg101_no_detach_where_the_optimizer_trains_a_tensor_the_graph_reads():
     # the first optimizer's own tensor w is in the shared graph: detaching h in the first
     # loss would leave w without a gradient, and in the second loss nothing would be left

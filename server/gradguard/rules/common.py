@@ -489,9 +489,12 @@ def detach_uses(h: Hazard, interp: Interpreter, src: Source, second: bool = True
             used.add(sid)
     if not seconds:
         return None
-    # (not when the second loss's gradients into what built the graph train it too)
+    # (not when the second loss's gradients into what built the graph train it too, unless
+    # a step in between makes retain_graph=True fail as well: cutting them is then the
+    # one change that runs, and what built the graph still learns from the first loss)
     target = list(seconds.values()) if trains and second and \
-        not _grads_train(interp, hit, h.back) else None
+        (not _grads_train(interp, hit, h.back) or step_between(h, interp) is not None) \
+        else None
     if firsts:
         producer = interp.segs[min(next(iter(seconds.values()))[1])].label
         leaves = frozenset().union(*(interp.segs[s].leaves for s in hit))
