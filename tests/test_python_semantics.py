@@ -7,6 +7,7 @@ import textwrap
 import pytest
 
 from gradguard.analysis import analyze
+from gradguard.fixes import apply_edits
 
 
 def _found(text):
@@ -1259,6 +1260,58 @@ def test_a_running_value_rebound_to_a_sum_with_its_old_value_accumulates_graphs(
     # of a number, or rebound to a value that does not read its old one, nothing piles up
     assert analyze(src.replace("0.05 * loss\n", "0.05 * loss.item()\n")).findings == ()
     assert analyze(src.replace("0.95 * avg + 0.05 * loss\n", "0.05 * loss\n")).findings == ()
+
+
+EMA_BY_NAME = """import torch
+import torch.nn as nn
+
+
+class Normalizer(nn.Module):
+    def __init__(self, dim, decay=0.99):
+        super().__init__()
+        self.decay = decay
+        self.proj = nn.Linear(dim, dim)
+        self.register_buffer("running_mean", torch.zeros(dim))
+
+    def update(self, name, new):
+        old = getattr(self, name)
+        setattr(self, name, self.decay * old + (1 - self.decay) * new)
+
+    def forward(self, x):
+        x = self.proj(x)
+        self.update("running_mean", x.mean(0))
+        return x - self.running_mean.detach()
+
+
+net = Normalizer(3)
+opt = torch.optim.SGD(net.parameters(), lr=0.1)
+for step in range(3):
+    loss = net(torch.randn(4, 3)).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+"""
+
+
+def test_setattr_of_a_known_name_assigns_that_attribute():
+    # ``setattr(self, name, decay * old + ...)`` with ``name`` known and ``old`` read by
+    # ``getattr(self, name)`` is ``self.running_mean = decay * self.running_mean + ...``:
+    # the buffer keeps every iteration's graph (the loss reads it detached: no error)
+    assert [(f.code, f.span.start.line, f.message.render(), f.preferred_fix.title.render())
+            for f in analyze(EMA_BY_NAME).findings] == [
+        ("GG301", 14, "`self.running_mean` accumulates `(1 - self.decay) * new` with its "
+                      "autograd graph: every iteration's graph stays in memory",
+         "Accumulate `(1 - self.decay) * new` without its graph (.detach())")]
+    [f] = analyze(EMA_BY_NAME).findings
+    fixed = apply_edits(EMA_BY_NAME, f.preferred_fix.edits)
+    assert "        setattr(self, name, self.decay * old + ((1 - self.decay) * new).detach())\n" \
+        in fixed
+    assert analyze(fixed).findings == ()
+    # the new value detached before the update: nothing piles up
+    assert analyze(EMA_BY_NAME.replace('x.mean(0))', 'x.mean(0).detach())')).findings == ()
+    # without the loss's own read, a graph through the buffer is walked again (GG102)
+    assert [f.code for f in analyze(EMA_BY_NAME.replace(
+        "self.running_mean.detach()", "self.running_mean")).findings] == ["GG102"]
 
 
 def test_an_element_of_range_indexes_a_view():

@@ -217,6 +217,15 @@ class Calls:
                     isinstance(pos[1][0].ref, tuple) and pos[1][0].ref[0] == "str":
                 # ``getattr(self, "block1")`` of a name of known value: that attribute
                 return self.attribute(pos[0][0], pos[1][0].ref[1], call)
+            if key is None and func_node.value == "setattr" and len(pos) == 3 and not kw and \
+                    isinstance(pos[1][0].ref, tuple) and pos[1][0].ref[0] == "str" and \
+                    pos[1][0].ref[1].isidentifier():
+                # ``setattr(self, name, value)`` of a name of known value: that attribute
+                # assigned (an EMA buffer updated by a helper given its name)
+                target = cst.Attribute(value=pos[0][1], attr=cst.Name(pos[1][0].ref[1]))
+                self._rebound_accumulation(call, pos[2][1], target, pos[2][0])
+                self.store(target, pos[2][0])
+                return NONE
             if key is None and func_node.value == "hasattr" and len(pos) == 2 and not kw and \
                     isinstance(pos[1][0].ref, tuple) and pos[1][0].ref[0] == "str" and \
                     self._has_attribute(pos[0][0], pos[1][0].ref[1]):

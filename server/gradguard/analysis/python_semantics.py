@@ -138,26 +138,36 @@ class PythonSemantics:
             # (an assignment: no loop target) the name and the frame that bound it
             self.module_names[val.ref] = (name, fid)
 
-    def _rebound_accumulation(self, node: cst.Assign, target, val: Val) -> None:
+    def _rebound_accumulation(self, node, value, target, val: Val) -> None:
         """``acc = acc + t``, ``avg = 0.95 * avg + 0.05 * loss``: a running value rebound
         to a sum of its own old value (scaled or not) and new terms is ``acc += t``: the
-        new terms' graphs join the old value's, and each rebinding keeps them all alive."""
-        if not isinstance(target, (cst.Name, cst.Attribute)) or not val.segs:
-            return
-        terms = _additive_terms(node.value)
-        own = [t for t in terms if _reads_itself(t, target)]
-        if len(terms) < 2 or len(own) != 1 or any(
-                m.findall(t, m.MatchIfTrue(lambda n: n.deep_equals(target)))
-                for t in terms if t is not own[0]):
+        new terms' graphs join the old value's, and each rebinding keeps them all alive.
+        ``node`` is the statement (or the ``setattr`` call) that rebinds ``target`` to
+        ``value``; the old value may be read through another name that holds it (``old =
+        getattr(self, name)``)."""
+        terms = _additive_terms(value)
+        if not isinstance(target, (cst.Name, cst.Attribute)) or not val.segs or \
+                len(terms) < 2 or dotted(target) is None:
             return
         key = self.key_of(target)
         old = self.state.env.get(key) if key is not None else None
         if old is None or old.val.kind in ("container", "tuple", "module"):
             return
+
+        def is_old(n) -> bool:
+            if n.deep_equals(target):
+                return True
+            held = self.state.env.get(self.lookup_key(n.value)) \
+                if isinstance(n, cst.Name) and self.lookup_key(n.value) else None
+            return held is not None and bool(held.val.segs) and held.val.segs == old.val.segs
+        own = [t for t in terms if _reads_itself(t, is_old)]
+        if len(own) != 1 or any(
+                m.findall(t, m.MatchIfTrue(is_old)) for t in terms if t is not own[0]):
+            return
         others = [t for t in terms if t is not own[0]]
         # the graph the new terms bring (not only the sum's own nodes: ``x = x + scale *
         # grad`` of a gradient with no graph adds an AddBackward node, no term's graph)
-        machinery, todo = set(), [node.value]
+        machinery, todo = set(), [value]
         while todo:
             n = todo.pop()
             if any(n is t for t in others):
@@ -587,7 +597,7 @@ class PythonSemantics:
         if isinstance(small, cst.Assign):
             val = self.eval(small.value)
             if len(small.targets) == 1:
-                self._rebound_accumulation(small, small.targets[0].target, val)
+                self._rebound_accumulation(small, small.value, small.targets[0].target, val)
             for t in small.targets:
                 self.store(t.target, val, line)
         elif isinstance(small, cst.AnnAssign):
@@ -1323,11 +1333,9 @@ def _stored_term(stmt, target):
     return others[0] if len(terms) > 1 and len(others) == 1 else assign.value
 
 
-def _reads_itself(term, target) -> bool:
-    """Whether a term of a sum is ``target`` itself, or it scaled by a number or a name
-    (``0.95 * avg``, ``avg * decay``, ``avg / 2``)."""
-    def same(n) -> bool:
-        return n.deep_equals(target)
+def _reads_itself(term, same) -> bool:
+    """Whether a term of a sum is the target itself (``same`` of it), or it scaled by a
+    number or a name (``0.95 * avg``, ``avg * decay``, ``avg / 2``)."""
     if same(term):
         return True
     if isinstance(term, cst.BinaryOperation) and isinstance(
