@@ -806,6 +806,64 @@ def test_gg402_fix_keeps_a_cut_whose_graph_a_backward_freed():
     assert (f.code, f.span.start.line, f.fixes) == ("GG402", 18, ())
 
 
+MID_DETACH = """import torch
+import torch.nn as nn
+
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.stem = nn.Linear(4, 8)
+        self.mid = nn.Sequential(nn.Linear(8, 8), nn.ReLU(), nn.Linear(8, 8))
+        self.head = nn.Linear(16, 1)
+
+    def forward(self, x):
+        h = torch.relu(self.stem(x))
+        m = self.mid(h).detach()
+        return self.head(torch.cat([h, m], 1))
+
+
+net = Net()
+opt = torch.optim.Adam(net.parameters(), lr=1e-3)
+for step in range(3):
+    loss = net(torch.randn(2, 4)).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+"""
+
+
+def test_gg402_a_detach_in_the_middle_of_a_model_takes_out_the_stages_before_it():
+    # ``self.mid`` runs on what the trained stem computed and feeds the trained head only
+    # through the detached value: it never gets a gradient (DTUM's decoder feature)
+    (f,) = analyze(MID_DETACH).findings
+    assert (f.code, f.span.start.line, f.span.start.column) == ("GG402", 14, 12)
+    assert f.message.render() == (
+        "`self.mid(h).detach()` cuts the graph in the middle of the model: the loss depends "
+        "on the parameters of `self.mid` only through it, so no backward of this loop "
+        "reaches them, and `opt` (line 24) steps them with no gradient: they do not train")
+    assert f.preferred_fix.title.render() == (
+        "Remove `.detach()`, so that the backward reaches `self.mid`")
+    fixed = apply_edits(MID_DETACH, f.preferred_fix.edits)
+    assert "        m = self.mid(h)\n" in fixed
+    assert analyze(fixed).findings == ()
+
+
+@pytest.mark.parametrize("before,after", [
+    # what only the input fed: a module frozen that way (a teacher, a fixed backbone)
+    ("self.mid(h).detach()", "self.mid(x.new_ones(2, 8)).detach()"),
+    # also kept on the model, where the engine does not follow its uses
+    ("        m = self.mid(h).detach()\n",
+     "        m = self.mid(h).detach()\n        self.feat = self.mid(h)\n"),
+    # the middle stage also used with its graph: the head trains it
+    ("torch.cat([h, m], 1)", "torch.cat([h, self.mid(h)], 1)"),
+])
+def test_gg402_quiet_on_a_detach_that_takes_out_nothing_between_trained_stages(before, after):
+    text = MID_DETACH.replace(before, after)
+    assert text != MID_DETACH
+    assert analyze(text).findings == ()
+
+
 ADD_MODULE = """import torch
 import torch.nn as nn
 

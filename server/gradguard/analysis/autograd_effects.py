@@ -89,7 +89,7 @@ class AutogradEffects:
         freed = self.state.freed
         leaves = self.leaves_of([recv])
         cut = Cut(kind, node, recv.grad, reach,
-                  any(s in freed and self.segs[s].saves for s in recv.segs), leaves)
+                  any(s in freed and self.segs[s].saves for s in recv.segs), leaves, recv.segs)
         if reach or leaves:
             self.cut_log.append((cut, self.stamp()))
         return Val(result.kind, EMPTY, False, result.ref, None, None, result.store,

@@ -84,7 +84,8 @@ class Cut:
     ``freed``: a backward had already freed tensors that graph saved (a backward through
     it, were the cut removed, would raise); ``leaves``: the storages of the leaves that
     require grad the cut value was or its graph reached (tensors an optimizer may be
-    given itself: ``Adam([lambda1, lambda2])``)."""
+    given itself: ``Adam([lambda1, lambda2])``); ``segs``: the segments of the graph the
+    cut value had."""
 
     kind: str
     node: Any
@@ -92,6 +93,7 @@ class Cut:
     reach: frozenset = EMPTY
     freed: bool = False
     leaves: frozenset = EMPTY
+    segs: frozenset = field(default=EMPTY, compare=False)  # (not what tells cuts apart)
 
 
 MAX_CUTS = 4

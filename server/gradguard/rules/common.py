@@ -212,6 +212,14 @@ def retain_cost(h: Hazard, interp: Interpreter, src: Source, segs=None,
     return args
 
 
+def module_name(interp: Interpreter, ref) -> str:
+    """What the code calls module ``ref``: the name it was bound to, else its class."""
+    name = interp.module_names.get(ref)
+    if name is not None:
+        return name[0]
+    return ref[1] if ref[0] == "nn" else str(ref[-1]).rsplit(".", 1)[-1]
+
+
 def step_between(h: Hazard, interp: Interpreter):
     """The first optimizer step (its :class:`~gradguard.analysis.events.Step`) between the
     backward that freed the graph and the hazard that changes parameters of a module

@@ -14,10 +14,13 @@ is all that stands between those modules and the loss, at that cut, where the fi
 
 Part of the modules an optimizer steps (``_cut_out``), while backwards reach the others: a
 layer whose forward reads its own parameters through ``.data`` / ``.detach()``, a reentrant
-``checkpoint`` of inputs that do not require grad; only when nothing else in the pass
-uses those modules with a graph, they are not frozen and nothing else writes their
-parameters (a target network's soft update). A module run under ``no_grad`` inside a
-forward is a frozen feature extractor as often as a bug: not reported.
+``checkpoint`` of inputs that do not require grad, a ``.detach()`` in the middle of a
+model (a U-Net decoder feature detached: the stages only it reaches, between trained
+ones); only when nothing else in the pass uses those modules with a graph, they are not
+frozen and nothing else writes their parameters (a target network's soft update). A
+module run under ``no_grad`` inside a forward, or a detached output of modules that only
+the input feeds (a teacher, a backbone frozen that way), is a frozen feature extractor as
+often as a bug: not reported.
 """
 
 from __future__ import annotations
@@ -32,7 +35,7 @@ from gradguard.analysis.interp import Interpreter
 from gradguard.analysis.model import Edit, Finding, Fix, Message, Related
 from gradguard.analysis.source import Source
 from gradguard.rules import N_, Rule
-from gradguard.rules.common import cut_removal, once_per_run, path_to
+from gradguard.rules.common import cut_removal, module_name, once_per_run, path_to
 
 RULE = Rule(
     code="GG402",
@@ -162,7 +165,7 @@ def build_all(interp: Interpreter, src: Source) -> list[tuple[Finding, tuple]]:
     out += [(_cleared_finding(st, src), st.frames) for st in cleared
             if id(st.node) not in done]
     done |= {id(st.node) for st in cleared}
-    return out + [(_cut_out_finding(st, verdict, src), st.frames)
+    return out + [(_cut_out_finding(interp, st, verdict, src), st.frames)
                   for st, verdict in cut_out_parts(interp) if id(st.node) not in done]
 
 
@@ -212,23 +215,69 @@ def _cut_out(interp: Interpreter, st: Step, escaped: dict, no_graph: set):
     quiet |= {store[1] for store, v in interp.state.versions.items()
               if v and isinstance(store, tuple) and store[0] == "param"}
     # what a graph of the pass reached, whether a backward walked it or not: a module
-    # used with grad too may be reached by a way the engine lost
+    # used with grad too may be reached by a way the engine lost; not the part of the
+    # model a detach in its middle took out (:func:`_cut_between`)
+    between = _cut_between(interp, cuts, reached)
     for sid, seg in interp.segs.items():
-        if p is None or p in seg.stamp:
+        if (p is None or p in seg.stamp) and sid not in between:
             r = interp.seg_reach.get(sid)
             if r is not None:
                 quiet |= r[0]
     found: list = []
+    left: list = []
+    used = reached | quiet
     for cut in cuts:
-        if any(not interp._descendants({r}) & (reached | quiet) and interp._has_parameters(r)
-               for r in cut.reach & mods) and all(c.node is not cut.node for c in found):
+        out = [r for r in cut.reach & mods if interp._has_parameters(r) and
+               not interp._descendants({r}) & used]
+        if out and all(c.node is not cut.node for c in found):
             found.append(cut)
-    return (found[0], tuple(found)) if found else None
+            left.append(_outermost(interp, out, mods, used))
+    return (found[0], tuple(found), left[0]) if found else None
 
 
-def _cut_out_finding(st: Step, verdict, src: Source) -> Finding:
-    cut, cuts = verdict
+def _outermost(interp: Interpreter, refs, mods, used) -> frozenset:
+    """The outermost modules of ``mods`` that hold modules ``refs`` and none of ``used``
+    (``self.enc2`` for the Conv2d and BatchNorm2d in it)."""
+    parent = {c: q for q, cs in interp.submodules.items() for c in cs}
+    out = set()
+    for r in refs:
+        while parent.get(r) in mods and not interp._descendants({parent[r]}) & used:
+            r = parent[r]
+        out.add(r)
+    return frozenset(out)
+
+
+def _cut_between(interp: Interpreter, cuts, reached: frozenset) -> frozenset:
+    """The segments that ``.detach()`` cuts out of the middle of a model: made only for
+    the detached value (no other segment was built from them, no object attribute holds
+    them) and built on what modules a backward reaches computed (``o_2 = conv(cat(up(o_3),
+    x_2)).detach()`` in a U-Net's decoder, whose ``x_2`` also feeds the encoder's next
+    stage: everything between, trained on neither side). A detach of what only the input
+    made (a teacher's output, a backbone frozen on purpose) takes out nothing between."""
+    out: set = set()
+    for cut in cuts:
+        mine = cut.segs
+        if cut.kind != "detach" or not mine:
+            continue
+        shared = set()
+        for sid, seg in interp.segs.items():
+            if sid not in mine and seg.parents & mine:
+                shared |= seg.parents & mine  # (built on by something else)
+        for key, b in interp.state.env.items():
+            if key[0] == "@" and b.val.segs & mine:
+                shared |= b.val.segs & mine  # (kept on an object: used who knows where)
+        only = mine - shared
+        upstream = frozenset().union(*(interp.segs[s].parents for s in only)) - only
+        if only and interp.reach_of(upstream)[0] & reached:
+            out |= only
+    return frozenset(out)
+
+
+def _cut_out_finding(interp: Interpreter, st: Step, verdict, src: Source) -> Finding:
+    cut, cuts, left = verdict
     opt = src.code(st.optimizer, 30)
+    if cut.kind == "detach" and cut.segs:
+        return _cut_between_finding(interp, st, cut, left, opt, src)
     if cut.kind == "checkpoint":
         # (``checkpoint(fn, x)``: ``fn``)
         what = cut.node.args[0].value if cut.node.args else cut.node
@@ -256,6 +305,29 @@ def _cut_out_finding(st: Step, verdict, src: Source) -> Finding:
         if edits and None not in edits else None
     return Finding(RULE.code, src.span(cut.node) if local else src.site(st.node),
                    Message(msgid, args),
+                   related if local else (Related(src.span(cut.node), Message(
+                       N_("the graph is cut here"), {})),) + related, (fix,) if fix else ())
+
+
+def _cut_between_finding(interp: Interpreter, st: Step, cut, left, opt: str,
+                         src: Source) -> Finding:
+    """A ``.detach()`` of a value computed in the middle of the model: the modules before
+    it that reach the loss through it alone get no gradient (the outermost ones named)."""
+    names = sorted({module_name(interp, r) for r in left})
+    args = {"code": src.code(cut.node, 40), "modules": ", ".join(f"`{n}`" for n in names),
+            "optimizer": opt, "line": src.line_ref(st.node)}
+    message = Message(N_("`{code}` cuts the graph in the middle of the model: the loss "
+                         "depends on the parameters of {modules} only through it, so no "
+                         "backward of this loop reaches them, and `{optimizer}` (line "
+                         "{line}) steps them with no gradient: they do not train"), args)
+    related = (Related(src.span(st.node), Message(N_("`{optimizer}` steps it here"),
+                                                  {"optimizer": opt})),)
+    edit = cut_removal(cut.node, src)
+    fix = Fix(Message(N_("Remove `.detach()`, so that the backward reaches {modules}"),
+                      {"modules": args["modules"]}), (edit,), preferred=True) \
+        if edit is not None else None
+    local = src.span(cut.node).path is None
+    return Finding(RULE.code, src.span(cut.node) if local else src.site(st.node), message,
                    related if local else (Related(src.span(cut.node), Message(
                        N_("the graph is cut here"), {})),) + related, (fix,) if fix else ())
 

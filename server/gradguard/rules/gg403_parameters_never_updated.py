@@ -24,7 +24,7 @@ from gradguard.analysis.model import Edit, Finding, Fix, Message, Related
 from gradguard.analysis.source import Source
 from gradguard.analysis.values import EMPTY, list_elements
 from gradguard.rules import N_, Rule
-from gradguard.rules.common import once_per_run, path_to
+from gradguard.rules.common import module_name, once_per_run, path_to
 
 RULE = Rule(
     code="GG403",
@@ -188,14 +188,6 @@ def _ancestors(r, parents: dict) -> set:
     return out
 
 
-def _name(interp: Interpreter, ref) -> str:
-    """What the code calls module ``ref``: the name it was bound to, else its class."""
-    name = interp.module_names.get(ref)
-    if name is not None:
-        return name[0]
-    return ref[1] if ref[0] == "nn" else str(ref[-1]).rsplit(".", 1)[-1]
-
-
 def build_all(interp: Interpreter, src: Source) -> list[tuple[Finding, tuple]]:
     """The GG403 findings, each with its step's frames."""
     return [(_finding(interp, st, b, mods, src), st.frames)
@@ -203,7 +195,7 @@ def build_all(interp: Interpreter, src: Source) -> list[tuple[Finding, tuple]]:
 
 
 def _finding(interp: Interpreter, st: Step, b, mods, src: Source) -> Finding:
-    names = sorted({_name(interp, r) for r in mods})
+    names = sorted({module_name(interp, r) for r in mods})
     shown = ", ".join(names)
     opt = src.code(st.optimizer, 30)
     if st.trained.filtered is not None and mods <= st.trained.left_frozen:
