@@ -651,6 +651,56 @@ def test_gg101_detach_in_the_loss_whose_optimizer_trains_only_its_own_tensor():
     assert analyze(fixed).findings == ()
 
 
+STEP_THEN_OWN_LOSS = """import torch
+import torch.nn as nn
+
+
+class Agent:
+    def __init__(self):
+        self.enc = nn.Sequential(nn.Linear(4, 8), nn.Tanh(), nn.Linear(8, 8))
+        self.head = nn.Linear(8, 1)
+        self.enc_opt = torch.optim.SGD(self.enc.parameters(), lr=0.1)
+        self.head_opt = torch.optim.SGD(self.head.parameters(), lr=0.1)
+
+    def forward(self, x):
+        self.z = self.enc(x)
+
+    def backward_head(self):
+        loss = self.head(self.z).pow(2).mean()
+        loss.backward()
+
+    def update(self):
+        self.enc_opt.zero_grad()
+        self.z.pow(2).mean().backward(retain_graph=True)
+        self.enc_opt.step()
+        self.head_opt.zero_grad()
+        self.backward_head()
+        self.head_opt.step()
+
+
+agent = Agent()
+for it in range(3):
+    agent.forward(torch.randn(2, 4))
+    agent.update()
+"""
+
+
+def test_gg201_reported_at_the_backward_of_a_function_that_builds_its_own_loss():
+    # update() steps the encoder, then calls backward_head(), which builds its loss from
+    # the encoder's output of before the step and backpropagates it: autograd raises at
+    # that backward, so that is where the finding is (the step is a related location)
+    f = _only(STEP_THEN_OWN_LOSS, "GG201")
+    assert (f.span.start.line, f.span.start.column, f.message.render()) == (
+        17, 8, "`loss` backpropagates through `self.enc` as it was on line 13, but its "
+               "parameters were updated in place on line 22")
+    assert [(r.span.start.line, r.message.render()) for r in f.related] == [
+        (13, "the forward pass saved the parameters of `self.enc` here"),
+        (22, "the parameters were updated here")]
+    fixed = apply_edits(STEP_THEN_OWN_LOSS, f.preferred_fix.edits)
+    assert "        self.backward_head()\n        self.enc_opt.step()\n" in fixed
+    assert analyze(fixed).findings == ()
+
+
 TWO_TASK_STEPS = """import torch
 import torch.nn as nn
 

@@ -689,7 +689,8 @@ class AutogradEffects:
         to the backward there (``update_params(q_opt, q_loss); update_params(pi_opt,
         pi_loss)``: the second call, not the helper's shared ``loss.backward()``); at the
         backward itself when the update ran in its own frame (a helper that steps one
-        optimizer before backpropagating another loss)."""
+        optimizer before backpropagating another loss), or when the backward's loss is
+        its function's own (``backward_G_alone()`` called after the steps)."""
         ids = [f.id for f in self.frames]
         k = 0
         # the same frame, or one called from the same statement (an earlier iteration's
@@ -697,7 +698,9 @@ class AutogradEffects:
         while k < len(ids) and k < len(path) and (
                 ids[k] == path[k][0] or k and self.frames[k - 1].stmt is path[k - 1][1]):
             k += 1
-        if k >= len(ids):
+        if k >= len(ids) or site == len(ids):
+            # (a function that backpropagates a loss it built itself, called after the
+            # update: at its backward, where autograd raises)
             return call, root_node, len(ids)
         if k == site:
             return outer_call, outer_root, site
