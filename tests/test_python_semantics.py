@@ -1262,6 +1262,36 @@ def test_a_running_value_rebound_to_a_sum_with_its_old_value_accumulates_graphs(
     assert analyze(src.replace("0.95 * avg + 0.05 * loss\n", "0.05 * loss\n")).findings == ()
 
 
+CONFIG_FREEZE = """import torch
+import torch.nn as nn
+
+
+class Config:
+    width, epochs = 4, 3
+    finetune = "backbone.pth"
+
+
+cfg = Config()
+net = nn.Sequential(nn.Linear(cfg.width, cfg.width), nn.Linear(cfg.width, 2))
+if cfg.finetune is not None:
+    for param in net.parameters():
+        param.requires_grad = False
+for epoch in range(cfg.epochs):
+    loss = net(torch.randn(8, cfg.width)).sum()
+    loss.backward()
+"""
+
+
+def test_class_attributes_bound_by_unpacking_and_string_defaults_are_known():
+    # ``width, epochs = 4, 3`` in a class body binds both; ``finetune = "..."`` is a string,
+    # so ``cfg.finetune is not None`` is True: the freeze runs and the loss has no graph
+    assert [(f.code, f.span.start.line) for f in analyze(CONFIG_FREEZE).findings] == [
+        ("GG401", 17)]
+    # ``finetune = None``: the freeze never runs
+    assert analyze(CONFIG_FREEZE.replace('finetune = "backbone.pth"', "finetune = None")
+                   ).findings == ()
+
+
 EMA_BY_NAME = """import torch
 import torch.nn as nn
 

@@ -11,7 +11,8 @@ import libcst as cst
 from gradguard.analysis import torchapi as T
 from gradguard.analysis.frames import (MAX_DEPTH, MAX_FOREIGN_DEPTH, MAX_FOREIGN_STEPS, ClassInfo,
                                        Frame, FuncRef, Partial, TupleType, calls_in, dotted,
-                                       is_global, literal_int, self_assigned, walk_scope)
+                                       is_global, literal_int, self_assigned, string_value,
+                                       walk_scope)
 from gradguard.analysis.known_numbers import COUNT, int_of, known_int, numeric_call, range_length
 from gradguard.analysis.values import (CALLABLE_KINDS, EMPTY, MODEL_PART, Alts, NONE, SCALAR, UNKNOWN, Binding,
                                        Val, dict_items, dict_of, dict_of_pairs, dict_sure_keys, join,
@@ -78,7 +79,9 @@ def _literal(node) -> Val | None:
         return NONE
     if isinstance(node, cst.Integer):
         return known_int(literal_int(node))
-    if isinstance(node, (cst.Float, cst.SimpleString, cst.ConcatenatedString)):
+    if isinstance(node, cst.SimpleString):
+        return Val("scalar", ref=("str", string_value(node)))  # (as the engine reads one)
+    if isinstance(node, (cst.Float, cst.ConcatenatedString)):
         return SCALAR
     return None
 
@@ -747,9 +750,10 @@ class Calls:
                         fields.append(small.target.value)
                         if small.value is not None:
                             attrs[small.target.value] = small.value
-                    elif isinstance(small, cst.Assign) and len(small.targets) == 1 and \
-                            isinstance(small.targets[0].target, cst.Name):
-                        attrs[small.targets[0].target.value] = small.value
+                    elif isinstance(small, cst.Assign):
+                        # ``lr = 0.1``, ``a = b = 0``, ``lr, epochs = 0.1, 3``
+                        for t in small.targets:
+                            attrs.update(_unpacked(t.target, small.value))
         is_dataclass = any((dotted(d.decorator.func if isinstance(d.decorator, cst.Call)
                                    else d.decorator) or "").endswith("dataclass")
                            for d in node.decorators)
@@ -800,3 +804,18 @@ def _calls_super_call(func: cst.FunctionDef) -> bool:
     return any(isinstance(n, cst.Attribute) and n.attr.value == "__call__" and
                isinstance(n.value, cst.Call) and isinstance(n.value.func, cst.Name) and
                n.value.func.value == "super" for n in walk_scope(func))
+
+
+def _unpacked(target, value) -> dict:
+    """The names an assignment ``target = value`` binds, each to its expression: a name
+    to the value, a tuple of names to the elements of a tuple of the same length."""
+    if isinstance(target, cst.Name):
+        return {target.value: value}
+    if isinstance(target, (cst.Tuple, cst.List)) and isinstance(value, (cst.Tuple, cst.List)) \
+            and len(target.elements) == len(value.elements) and not any(
+                isinstance(e, (cst.StarredElement)) for e in (*target.elements, *value.elements)):
+        out = {}
+        for t, v in zip(target.elements, value.elements):
+            out.update(_unpacked(t.value, v.value))
+        return out
+    return {}
