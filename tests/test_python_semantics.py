@@ -1262,6 +1262,50 @@ def test_a_running_value_rebound_to_a_sum_with_its_old_value_accumulates_graphs(
     assert analyze(src.replace("0.95 * avg + 0.05 * loss\n", "0.05 * loss\n")).findings == ()
 
 
+STACKS = """import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class Stacks(nn.Module):
+    def __init__(self, num_stacks=2, num_layers=2):
+        super().__init__()
+        self.K, self.T = num_stacks, num_layers
+        self.w = nn.ModuleList([nn.Linear(4, 4) for _ in range(self.K)])
+
+    def forward(self, x):
+        output = None
+        for k in range(self.K):
+            h = x
+            for t in range(self.T):
+                h = F.relu(self.w[k](h) + x)
+            if output is None:
+                output = h
+            else:
+                output += h
+        return output / self.K
+
+
+net = Stacks()
+loss = net(torch.randn(3, 4)).sum()
+loss.backward()
+"""
+
+
+def test_an_in_place_change_of_a_value_joined_from_loop_passes_changes_what_each_saved():
+    # after ``for t in range(T): h = relu(...)``, h is one relu output or another on each
+    # path, and every one of them was saved by its relu: ``output += h`` changes a saved
+    # tensor whichever it is (DGL's ARMA stacks)
+    assert [(f.code, f.span.start.line, f.message.render(), f.preferred_fix.title.render())
+            for f in analyze(STACKS).findings] == [
+        ("GG202", 21, "In-place change of `output`, which `F.relu(self.w[k](h) + x)` (line 17) "
+                      "saved for backward",
+         "Use the out-of-place form: `output = output + h`")]
+    # a pass's value not saved by anything (a sum): nothing saved changes
+    assert analyze(STACKS.replace("F.relu(self.w[k](h) + x)", "self.w[k](h) + x")
+                   ).findings == ()
+
+
 CONFIG_FREEZE = """import torch
 import torch.nn as nn
 

@@ -172,6 +172,11 @@ class AutogradEffects:
         st = val.store
         if st is None:
             return
+        if st[0] == "join" and all(self.saved_by.get(p) for p in st[1:]):
+            # one of these storages on each path (``h`` after ``for t in range(T): h =
+            # relu(...)``), every one saved by some node: whichever it is, it changed
+            for p in st[1:]:
+                self.bump(Val("tensor", store=p), node)
         if st[0] in ("params", "allparams"):  # a parameter of one of these modules
             for r in sorted(st[1], key=repr):
                 self.bump(Val("tensor", store=("param", r)), node)
