@@ -1262,6 +1262,37 @@ def test_a_running_value_rebound_to_a_sum_with_its_old_value_accumulates_graphs(
     assert analyze(src.replace("0.95 * avg + 0.05 * loss\n", "0.05 * loss\n")).findings == ()
 
 
+DP_TABLE = """import torch
+
+lin = torch.nn.Linear(3, 3)
+
+
+def table_loss(p):
+    table = p.new_full((4, 3), -1.0)
+    table[0] = p[0]
+    for t in range(1, 4):
+        prev = table[t - 1]
+        table[t] = torch.max(prev, p[t])
+    return table.sum()
+
+
+table_loss(lin(torch.randn(4, 3))).backward()
+"""
+
+
+def test_arithmetic_of_loop_counters_is_an_int_so_indexing_with_it_gives_a_view():
+    # ``t - 1`` of ``t`` from ``range()`` is an int: ``table[t - 1]`` is a view of table,
+    # which torch.max saves; writing the next row bumps table's version (a forward-sum
+    # aligner's dynamic-programming table)
+    assert [(f.code, f.span.start.line, f.message.render()) for f in
+            analyze(DP_TABLE).findings] == [
+        ("GG202", 11, "In-place change of `table`, which `torch.max(prev, p[t])` (line 11) "
+                      "saved for backward")]
+    # a tensor index copies: nothing saved is changed
+    assert analyze(DP_TABLE.replace("table[t - 1]", "table[torch.tensor(t - 1)]")
+                   ).findings == ()
+
+
 STACKS = """import torch
 import torch.nn as nn
 import torch.nn.functional as F

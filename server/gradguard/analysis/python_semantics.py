@@ -844,6 +844,10 @@ class PythonSemantics:
                 return Val(left.kind if elts is not None else "container",
                            left.segs | right.segs, left.leaf or right.leaf, shape, elts=elts,
                            store=store)
+            if op in ("Add", "Subtract", "Multiply", "FloorDivide", "Modulo") and \
+                    _an_int(left) and _an_int(right):
+                # ``t - 1`` of a loop counter: an int (``table[t - 1]`` indexes a view)
+                return Val("scalar", ref=SOME_INT.ref, src=merge_src((left, right)))
             if left.kind == right.kind == "scalar":
                 # arithmetic of Python numbers (``total + x.item()``): a number, whose
                 # history is theirs
@@ -1302,6 +1306,13 @@ class PythonSemantics:
         while comp is not None:
             yield comp
             comp = comp.inner_for_in
+
+def _an_int(v: Val) -> bool:
+    """Whether ``v`` is a Python int: of known value, an element of ``range()``, an
+    ``enumerate`` index, a loop counter past its start."""
+    return v.kind == "scalar" and (int_of(v) is not None or v.ref in (SOME_INT.ref, "count") or
+                                   isinstance(v.ref, tuple) and v.ref[0] == "int>=")
+
 
 def _constant_index(node: cst.Subscript) -> bool:
     """Whether a subscript's index is one literal string or integer (the same slot every
