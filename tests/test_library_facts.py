@@ -501,8 +501,10 @@ def test_a_helper_that_accumulates_its_parameter_is_reported_at_the_call_that_ha
     result = analyze(program)
     [finding] = result.findings
     assert (finding.code, finding.span.start.line, finding.message.render()) == (
-        "GG301", 20, "`self.statistics[key]` accumulates `loss` with its autograd graph: every "
-                     "iteration's graph stays in memory")
+        "GG301", 20, "`self.statistics[key]` (in `collect`) accumulates `loss` with the "
+                     "autograd graph this call hands in: every iteration's graph stays in memory")
+    assert [(r.span.start.line, r.message.render()) for r in finding.related] == [
+        (9, "accumulated here, in `collect`")]
     [fix] = finding.fixes
     assert [(e.span.start.line, e.new_text) for e in fix.edits] == [(20, "loss.detach()")]
 

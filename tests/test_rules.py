@@ -651,6 +651,50 @@ def test_gg101_detach_in_the_loss_whose_optimizer_trains_only_its_own_tensor():
     assert analyze(fixed).findings == ()
 
 
+METRIC_STATE = """import torch
+import torch.nn as nn
+
+
+class MeanMetric(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.values = []
+
+    def update(self, value):
+        self.values.append(value)
+
+    def forward(self, value):
+        self.update(value)
+        return value.mean()
+
+
+net = nn.Linear(4, 1)
+opt = torch.optim.SGD(net.parameters(), lr=0.1)
+metric = MeanMetric()
+for step in range(3):
+    out = net(torch.randn(8, 4))
+    loss = out.pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    metric(out)
+"""
+
+
+def test_gg301_at_the_call_into_an_object_whose_methods_pass_the_graph_on_to_its_state():
+    # metric(out) runs forward(value), which hands value to self.update, which appends
+    # it: the call that hands the graph in is metric(out), in the training loop
+    f = _only(METRIC_STATE, "GG301")
+    assert (f.span.start.line, f.span.start.column, f.message.render()) == (
+        27, 4, "`self.values` (in `update`) accumulates `out` with the autograd graph this "
+               "call hands in: every iteration's graph stays in memory")
+    assert [(r.span.start.line, r.message.render()) for r in f.related] == [
+        (11, "accumulated here, in `update`")]
+    fixed = apply_edits(METRIC_STATE, f.preferred_fix.edits)
+    assert fixed.endswith("    metric(out.detach())\n")
+    assert analyze(fixed).findings == ()
+
+
 STEP_THEN_OWN_LOSS = """import torch
 import torch.nn as nn
 

@@ -285,15 +285,20 @@ class AutogradEffects:
             # keeps a few nodes, not any iteration's activations
             return
         self.mark()
-        fr = self.frame
-        if isinstance(value_node, cst.Name) and value_node.value in fr.arg_nodes and \
-                fr.call is not None and len(self.frames) > 1:
-            b = self.state.env.get((fr.id, value_node.value))
-            if b is not None and b.stmt is None:
-                # a helper that accumulates its parameter as given (``collect(self, key,
-                # value)``) is reported at the call that hands it the graph
-                # (``stat_col.collect("loss", loss)``): there is what to detach
-                node, value_node = fr.call, fr.arg_nodes[value_node.value]
+        owner = self.frame.self_obj.ref if self.frame.self_obj is not None else None
+        for k, fr in enumerate(reversed(self.frames[1:])):
+            b = self.state.env.get((fr.id, value_node.value)) \
+                if isinstance(value_node, cst.Name) and value_node.value in fr.arg_nodes \
+                and fr.call is not None else None
+            if b is None or b.stmt is not None or k and (
+                    owner is None or fr.self_obj is None or fr.self_obj.ref != owner):
+                break
+            # a helper that accumulates its parameter as given (``collect(self, key,
+            # value)``) is reported at the call that hands it the graph
+            # (``stat_col.collect("loss", loss)``): there is what to detach; through the
+            # methods of the same object that pass on their own parameter (a metric's
+            # ``forward(preds)`` calling ``self.update(preds)``: at ``metric(preds)``)
+            node, value_node = fr.call, fr.arg_nodes[value_node.value]
         rec = self.accumulations.get(id(node))
         freed = self.state.freed
         live = not any(s in freed and s not in self.state.partial for s in val.segs)

@@ -88,7 +88,18 @@ def build(rec: Accumulation, interp: Interpreter, src: Source) -> Finding:
                              "iteration's graph stays in memory"), args)
     site = src.span(rec.node)
     call = _handed_in(rec, interp, src)
-    if call is not None and src.span(call).start.line != site.start.line:
+    func = rec.frames[-1][2] if rec.frames else None
+    if call is None and isinstance(func, cst.FunctionDef) and \
+            path_to(func, rec.node) is None and path_to(func, rec.acc) is not None:
+        # the accumulation's parameter handed in as given (``self.update(value)``): at the
+        # call that hands it in, already; where it piles up is a related location
+        if rec.emptied is None:
+            message = Message(N_("`{acc}` (in `{function}`) accumulates `{value}` with the "
+                                 "autograd graph this call hands in: every iteration's graph "
+                                 "stays in memory"), {**args, "function": func.name.value})
+        related = (Related(src.span(rec.acc), Message(N_("accumulated here, in `{function}`"),
+                                                      {"function": func.name.value})),) + related
+    elif call is not None and src.span(call).start.line != site.start.line:
         # a function with no loop of its own (a logger's log(), a meter's update()) given
         # a graph built by its caller: reported at that call, where the graph is handed in
         func = rec.frames[-1][2].name.value
@@ -114,8 +125,9 @@ def _handed_in(rec: Accumulation, interp: Interpreter, src: Source):
     if not isinstance(func, cst.FunctionDef) or caller is None or \
             src.span(caller).path is not None:
         return None
-    if any(isinstance(n, (cst.For, cst.While)) for n in path_to(func, rec.node) or ()):
-        return None
+    path = path_to(func, rec.node)
+    if path is None or any(isinstance(n, (cst.For, cst.While)) for n in path):
+        return None  # (or already at the call that handed its parameter in)
     if any(interp.segs[h].frame == fid for h in rec.heads if h in interp.segs):
         return None
     return caller
