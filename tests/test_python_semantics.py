@@ -1262,6 +1262,42 @@ def test_a_running_value_rebound_to_a_sum_with_its_old_value_accumulates_graphs(
     assert analyze(src.replace("0.95 * avg + 0.05 * loss\n", "0.05 * loss\n")).findings == ()
 
 
+NAMESPACE_STATE = """import torch
+from types import SimpleNamespace
+
+
+class Trainer:
+    def __init__(self):
+        self.state = STATE
+        self.net = torch.nn.Linear(4, 1)
+        self.opt = torch.optim.SGD(self.net.parameters(), lr=0.1)
+
+    def run(self, steps):
+        for step in range(steps):
+            loss = self.net(torch.randn(8, 4)).pow(2).mean()
+            self.opt.zero_grad()
+            loss.backward()
+            self.opt.step()
+            self.state.running = 0.9 * self.state.running + 0.1 * loss
+
+
+Trainer().run(3)
+"""
+
+
+@pytest.mark.parametrize("state", ['SimpleNamespace(running=0.0)', 'type("State", (), {})()'])
+def test_plain_namespaces_hold_the_attributes_set_on_them(state):
+    # ``SimpleNamespace(...)`` and an object of ``type(name, (), {})`` are plain objects:
+    # the running loss kept on one keeps every step's graph (an ignite-like engine state)
+    text = NAMESPACE_STATE.replace("STATE", state)
+    if state.startswith("type"):  # (its attribute set on it before the loop)
+        text = text.replace("    def run(self, steps):\n", "    def run(self, steps):\n"
+                            "        self.state.running = 0.0\n")
+    assert [(f.code, f.span.start.line, f.message.render()) for f in analyze(text).findings] \
+        == [("GG301", 17 + state.startswith("type"), "`self.state.running` accumulates "
+             "`0.1 * loss` with its autograd graph: every iteration's graph stays in memory")]
+
+
 DP_TABLE = """import torch
 
 lin = torch.nn.Linear(3, 3)

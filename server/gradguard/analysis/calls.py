@@ -211,6 +211,11 @@ class Calls:
                 return self._propagate(vals)
             if key is None and func_node.value == "isinstance":
                 return self._isinstance(pos)
+            if key is None and func_node.value == "type" and len(pos) == 3 and not kw and \
+                    dict_items(pos[2][0]) in ((), ((), ())):
+                # ``type("State", (), {})``: a new class with nothing of its own, whose
+                # objects are plain namespaces (attributes set on them later)
+                return Val("ns", ref="types.SimpleNamespace")
             if key is None and func_node.value == "type" and len(pos) == 1 and not kw:
                 info = self._class_of(pos[0][0])
                 if info is not None:

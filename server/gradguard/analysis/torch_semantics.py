@@ -12,6 +12,7 @@ import libcst.matchers as match
 
 from gradguard.analysis import torchapi as T
 from gradguard.analysis import torchdb
+from gradguard.analysis.calls import STAR_KW
 from gradguard.analysis.events import DiscardedDetach
 from gradguard.analysis.frames import (ClassInfo, FuncRef, Partial, Trained,
                                        TupleType, children_of, tuple_fields,
@@ -160,6 +161,13 @@ class TorchSemantics:
             return found
         if path == "collections.OrderedDict" and not kw and not pos:
             return dict_of((), ())  # an empty dict, as ``{}``
+        if path == "types.SimpleNamespace" and not pos and STAR_KW not in kw:
+            # a plain object with these attributes (more are set on it later: an engine's
+            # ``state``), as an object of a class of the user's
+            obj = Val("object", ref=("anon", id(call), self.frame.id))
+            for k, (v, _) in kw.items():
+                self.state.env[("@", obj.ref, k)] = Binding(v, self.frame.stmt)
+            return obj
         if path == "collections.defaultdict" and not kw and len(pos) <= 1:
             return Val("container", ref="dict")  # (a key read is a key added)
         if path == "collections.OrderedDict" and not kw and len(pos) == 1 and \
