@@ -1262,6 +1262,44 @@ def test_a_running_value_rebound_to_a_sum_with_its_old_value_accumulates_graphs(
     assert analyze(src.replace("0.95 * avg + 0.05 * loss\n", "0.05 * loss\n")).findings == ()
 
 
+DEFAULT_METERS = """from collections import defaultdict
+
+import torch
+
+
+class AverageMeter:
+    def __init__(self):
+        self.total = 0.0
+        self.count = 0
+
+    def update(self, value, n=1):
+        self.total += value * n
+        self.count += n
+
+
+net = torch.nn.Linear(4, 1)
+opt = torch.optim.SGD(net.parameters(), lr=0.1)
+meters = defaultdict(AverageMeter)
+for step in range(3):
+    loss = net(torch.randn(8, 4)).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    meters["loss"].update(loss)
+"""
+
+
+def test_a_defaultdict_of_a_class_gives_an_object_of_that_class_for_a_key():
+    # ``defaultdict(AverageMeter)``: ``meters["loss"]`` is an AverageMeter, whose update
+    # adds the loss with its graph to a running total kept across steps
+    found = analyze(DEFAULT_METERS).findings
+    assert [(f.code, f.span.start.line, f.message.render()) for f in found] == [
+        ("GG301", 12, "`self.total` accumulates `value * n` with its autograd graph: every "
+                      "iteration's graph stays in memory")]
+    assert analyze(DEFAULT_METERS.replace('meters["loss"].update(loss)',
+                                          'meters["loss"].update(loss.item())')).findings == ()
+
+
 NAMESPACE_STATE = """import torch
 from types import SimpleNamespace
 

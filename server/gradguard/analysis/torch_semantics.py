@@ -168,6 +168,11 @@ class TorchSemantics:
             for k, (v, _) in kw.items():
                 self.state.env[("@", obj.ref, k)] = Binding(v, self.frame.stmt)
             return obj
+        if path == "collections.defaultdict" and not kw and len(pos) == 1 and \
+                pos[0][0].kind == "class" and isinstance(pos[0][0].ref, ClassInfo):
+            # ``defaultdict(AverageMeter)``: a key read is an object of that class (one
+            # stands for every key's)
+            return Val("container", ref=("elem", self._construct(call, pos[0][0].ref, [], {})))
         if path == "collections.defaultdict" and not kw and len(pos) <= 1:
             return Val("container", ref="dict")  # (a key read is a key added)
         if path == "collections.OrderedDict" and not kw and len(pos) == 1 and \
