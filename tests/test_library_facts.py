@@ -1689,3 +1689,77 @@ for epoch in range(3):
     # x.type() names its type: no tensor, no graph
     assert _found("import torch\nw = torch.ones(2, requires_grad=True)\nname = (w * 2).type()\n"
                   "print(name.upper())\n") == []
+
+
+FORCES = """import torch
+import torch.nn as nn
+
+
+class Forces(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.energy = nn.Sequential(nn.Linear(3, 16), nn.Tanh(), nn.Linear(16, 1))
+        self.create_graph = True
+
+    def forward(self, pos):
+        pos = pos.requires_grad_(True)
+        e = self.energy(pos).sum()
+        return -torch.autograd.grad(e, pos, create_graph=self.create_graph)[0]
+
+
+model = Forces()
+opt = torch.optim.Adam(model.parameters())
+history = []
+for step in range(3):
+    model.create_graph = True
+    loss = model(torch.randn(5, 3)).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    model.create_graph = False
+    history.append(model(torch.randn(5, 3)))
+"""
+
+
+def test_create_graph_given_by_a_value_known_false_makes_gradients_without_a_graph():
+    # ``create_graph=self.create_graph`` with the attribute set False before the call: the
+    # forces kept for validation hold no graph; with it left True they hold the energy's
+    assert analyze(FORCES).findings == ()
+    assert [(f.code, f.span.start.line) for f in analyze(
+        FORCES.replace("    model.create_graph = False\n", "")).findings] == [("GG301", 26)]
+
+
+HOOKED = """import torch
+from functools import partial
+
+net = torch.nn.Linear(4, 4)
+opt = torch.optim.SGD(net.parameters(), lr=0.1)
+
+
+def replay(grad, inputs):
+    with torch.enable_grad():
+        (net(inputs) * grad).sum().backward()
+    return grad
+
+
+for step in range(3):
+    x = torch.randn(2, 4)
+    with torch.no_grad():
+        reps = net(x)
+    reps = reps.detach().requires_grad_()
+    loss = reps.pow(2).sum()
+    loss.register_hook(partial(replay, inputs=x))
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+"""
+
+
+def test_a_backward_through_a_tensor_with_a_hook_of_the_users_may_train_anything():
+    # GradCache: the loss is a new leaf, and its hook backpropagates the model itself:
+    # which parameters get gradients is the hook's business, so GG402 stays quiet; without
+    # the hook the model never trains from this loss
+    assert analyze(HOOKED).findings == ()
+    assert [(f.code, f.span.start.line) for f in analyze(
+        HOOKED.replace("    loss.register_hook(partial(replay, inputs=x))\n", "")).findings] == [
+        ("GG402", 22)]

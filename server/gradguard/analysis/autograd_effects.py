@@ -582,6 +582,8 @@ class AutogradEffects:
             # a root of unknown provenance with no graph the engine knows: whatever graph
             # it has was built where the engine did not look, from parameters it cannot name
             wild = True
+        if self.hooked and (val.segs & self.hooked or val.store in self.hooked):
+            wild = True  # (a hook of the user's runs on the way: ``register_hook``)
         for opt, reached in self.grads_since_clear.items():
             if reached is not None:
                 self.grads_since_clear[opt] = None if wild else reached | reach

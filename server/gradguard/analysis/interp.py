@@ -191,6 +191,8 @@ class Interpreter(PythonSemantics, Calls, ControlFlow, Unswitching, ImportSemant
         # is written at the call instead
         self.call_sites: dict = {}
         self.forward_hooks: dict = {}  # module ref -> the hooks register_forward_hook gave it
+        # the segments and storages of tensors given a backward hook (``register_hook``)
+        self.hooked: set = set()
         # frames that returned, keeping the variables their nested functions read: id ->
         # lexical parent id
         self.closure_frames: dict = {}

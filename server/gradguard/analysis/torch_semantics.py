@@ -21,7 +21,7 @@ from gradguard.analysis.frames import (ClassInfo, FuncRef, Partial, Trained,
 from gradguard.analysis.known_numbers import numeric_call
 from gradguard.analysis.module_semantics import copyable, is_super, module_dict_items, ref_kind
 from gradguard.analysis.python_semantics import MAX_ELTS
-from gradguard.analysis.values import (EMPTY, MODEL_OUTPUT, NONE, SCALAR, UNKNOWN, Alts, Binding, Cut, Val,
+from gradguard.analysis.values import (CALLABLE_KINDS, EMPTY, MODEL_OUTPUT, NONE, SCALAR, UNKNOWN, Alts, Binding, Cut, Val,
                                        dict_items, dict_of, dict_of_pairs, dict_sure_keys, element_shape, join, join_all,
                                        merge_src, module_refs, param_owners, scalars_only,
                                        flag_modules)
@@ -202,6 +202,8 @@ class TorchSemantics:
                 self.backward(call, root[0], root[1], api, pos, kw,
                               inputs=given[0] if given else None)
                 create = kw.get("create_graph") or (pos[4] if len(pos) > 4 else None)
+                if create is not None and _known_false(create):
+                    create = None  # (``create_graph=self.create_graph``, set False before)
                 if name == "grad" and create is not None and literal_truth(create[1]) is not False:
                     # create_graph=True: the gradients are differentiable functions of
                     # the graph they came from (double backward)
@@ -857,6 +859,12 @@ class TorchSemantics:
             if key is not None:
                 self.state.env[key] = Binding(v, self.frame.stmt)
             return v
+        if attr == "register_hook" and pos and pos[0][0].kind in CALLABLE_KINDS and \
+                (recv.segs or recv.leaf):
+            # a hook runs when a backward reaches this tensor, and may do anything there
+            # (GradCache's hook backpropagates the model mini-batch by mini-batch): a
+            # backward through it trains what the engine cannot tell
+            self.hooked |= recv.segs | ({recv.store} if recv.store is not None else set())
         if attr in T.CUT_METHODS:
             res = SCALAR if attr in ("size", "dim", "ndimension", "numel", "nelement", "item",
                                      "tolist") else \
@@ -1054,3 +1062,10 @@ def _str_method(recv: Val, attr: str, pos, kw) -> Val | None:
     if isinstance(out, bool):
         return Val("scalar", ref=out)
     return Val("scalar", ref=("str", out)) if isinstance(out, str) and len(out) <= 4096 else None
+
+
+def _known_false(arg) -> bool:
+    """Whether an argument ``(value, node)`` is False: the literal, or a name or attribute
+    known to hold it."""
+    val, node = arg
+    return literal_truth(node) is False or val.kind == "scalar" and val.ref is False
