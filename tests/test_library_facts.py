@@ -1763,3 +1763,45 @@ def test_a_backward_through_a_tensor_with_a_hook_of_the_users_may_train_anything
     assert [(f.code, f.span.start.line) for f in analyze(
         HOOKED.replace("    loss.register_hook(partial(replay, inputs=x))\n", "")).findings] == [
         ("GG402", 22)]
+
+
+BY_NAME = """import torch
+import torch.nn as nn
+
+
+class Critic(nn.Module):
+    def __init__(self, features_extractor):
+        super().__init__()
+        self.features_extractor = features_extractor
+        self.q = nn.Linear(8, 1)
+
+    def forward(self, x):
+        return self.q(self.features_extractor(x))
+
+
+shared = nn.Sequential(nn.Linear(4, 8), nn.Tanh(), nn.Linear(8, 8))
+actor, critic = nn.Sequential(shared, nn.Linear(8, 2)), Critic(shared)
+actor_opt = torch.optim.Adam(actor.parameters())
+critic_opt = torch.optim.Adam([p for n, p in critic.named_parameters() if "features_extractor" not in n])
+for step in range(3):
+    obs = torch.randn(5, 4)
+    action = actor(obs)
+    critic_loss = critic(obs).pow(2).mean()
+    critic_opt.zero_grad()
+    critic_loss.backward()
+    critic_opt.step()
+    actor_loss = action.pow(2).mean()
+    actor_opt.zero_grad()
+    actor_loss.backward()
+    actor_opt.step()
+"""
+
+
+def test_an_optimizer_over_parameters_picked_by_name_steps_an_unknown_subset():
+    # stable-baselines3's SAC leaves the shared features extractor out of the critic's
+    # optimizer by name: its step does not change what the actor's graph saved; given
+    # every critic parameter it does, and the actor's backward then fails
+    assert analyze(BY_NAME).findings == ()
+    assert [(f.code, f.span.start.line) for f in analyze(BY_NAME.replace(
+        '[p for n, p in critic.named_parameters() if "features_extractor" not in n]',
+        "critic.parameters()")).findings] == [("GG201", 28)]

@@ -93,7 +93,9 @@ class Trained:
     (``rnn`` of ``SGD(rnn.parameters())``) as they were bound then; ``built``: an id
     drawn when it was built (ids grow as the analysis runs); ``left_frozen``: the modules
     among ``mods``' that a filter on ``requires_grad`` (``filtered``: that expression, a
-    comprehension or ``filter(...)``) left out, frozen when it was built."""
+    comprehension or ``filter(...)``) left out, frozen when it was built; ``by_name``:
+    the parameters were picked by their names (``[p for n, p in m.named_parameters() if
+    "extractor" not in n]``): which of the modules' parameters it steps is not known."""
 
     names: frozenset | None
     refs: frozenset
@@ -105,6 +107,7 @@ class Trained:
     built: int = 0
     left_frozen: frozenset = frozenset()
     filtered: Any = None
+    by_name: bool = False
 
 
 @dataclass(frozen=True)

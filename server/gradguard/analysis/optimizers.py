@@ -86,9 +86,10 @@ class OptimizerSemantics:
             # is not among its parameters, even once it requires grad again
             inner = {given[sub] for sub in calls_in(filtered) if sub in given}
             left = frozenset(self._descendants(inner) & self.frozen)
-        return Trained(frozenset(names), frozenset(refs), pure, mods=mods - left, site=call,
-                       keys=keys, built=next(self._ids), left_frozen=left,
-                       filtered=filtered if left else None)
+        by_name = _name_filter(first)
+        return Trained(frozenset(names), frozenset(refs), pure and not by_name,
+                       mods=mods - left, site=call, keys=keys, built=next(self._ids),
+                       left_frozen=left, filtered=filtered if left else None, by_name=by_name)
 
     def _bound_expr(self, expr: cst.BaseExpression) -> cst.BaseExpression:
         """The expression a local name was last assigned (``params = itertools.chain(
@@ -143,7 +144,8 @@ class OptimizerSemantics:
         if reached is not None:
             # only what a backward since zero_grad() reached has a gradient
             stepped &= self._descendants(reached)
-        for r in stepped:
+        for r in stepped if not trained.by_name else ():
+            # (parameters picked by name: which ones change is not known)
             self.bump(Val("tensor", store=("param", r)), call)
 
     def _rebound_model(self, trained: Trained) -> tuple | None:
@@ -216,6 +218,39 @@ def _requires_grad_filter(expr):
                  for f in (_requires_grad_filter(e.value),) if f is not None]
         return found[0] if len(found) == 1 else None
     return None
+
+
+def _name_filter(expr) -> bool:
+    """Whether an optimizer's first argument (or one of its parameter groups) picks
+    parameters by their names: a comprehension over ``named_parameters()`` with a test
+    that reads the name (``if "features_extractor" not in n``)."""
+    for node in _comprehensions(expr):
+        for c in _comp_fors(node.for_in):
+            target = c.target
+            name = target.elements[0].value if isinstance(target, cst.Tuple) and \
+                target.elements else None
+            if isinstance(name, cst.Name) and isinstance(c.iter, cst.Call) and \
+                    isinstance(c.iter.func, cst.Attribute) and \
+                    c.iter.func.attr.value == "named_parameters" and any(
+                        n.value == name.value for t in c.ifs
+                        for n in _names_in(t.test)):
+                return True
+    return False
+
+
+def _comprehensions(expr):
+    """The list comprehensions and generator expressions in ``expr``."""
+    if isinstance(expr, (cst.ListComp, cst.GeneratorExp)):
+        yield expr
+    for child in expr.children:
+        yield from _comprehensions(child)
+
+
+def _names_in(node):
+    if isinstance(node, cst.Name):
+        yield node
+    for child in node.children:
+        yield from _names_in(child)
 
 
 def _comp_fors(for_in):
