@@ -3101,3 +3101,13 @@ clf.clone().fit(torch.randn(3, 2))
 """
     assert [f[:2] for f in _found(text)] == [("GG402", 14)]
     assert _found(text.replace("copy.deepcopy(self._model)", "self._model")) == []
+
+
+def test_a_function_or_a_bound_method_is_not_none():
+    # ``if self.backward_fn is not None:`` of an attribute set to ``runner.backward``
+    from gradguard.analysis.frames import FuncRef
+    from gradguard.analysis.values import NONE, UNKNOWN, Val, join, surely_not_none
+    func = Val("func", ref=FuncRef(None, "G"))
+    assert surely_not_none(func)
+    assert not surely_not_none(join(func, NONE))
+    assert not surely_not_none(UNKNOWN)

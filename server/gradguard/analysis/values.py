@@ -486,12 +486,13 @@ def known_scalar(v: Val) -> bool:
 
 def surely_not_none(v: Val) -> bool:
     """Whether ``v`` is known not to be None: a number, string or bool of known value, a
-    tensor an operation made, a tuple, a module or an object of the user's, never joined
-    with None."""
+    tensor an operation made, a tuple, a module or an object of the user's, a function or
+    class (a bound method), never joined with None."""
     if v.nullable:
         return False
     return known_scalar(v) or v.kind == "tensor" and made_tensor(v.store) or \
-        v.kind == "tuple" or v.kind in ("module", "object", "optimizer") and v.ref is not None
+        v.kind == "tuple" or v.kind in ("module", "object", "optimizer") and v.ref is not None \
+        or v.kind in ("func", "class") and v.ref is not None
 
 
 def made_tensor(store) -> bool:
