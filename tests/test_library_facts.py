@@ -1805,3 +1805,44 @@ def test_an_optimizer_over_parameters_picked_by_name_steps_an_unknown_subset():
     assert [(f.code, f.span.start.line) for f in analyze(BY_NAME.replace(
         '[p for n, p in critic.named_parameters() if "features_extractor" not in n]',
         "critic.parameters()")).findings] == [("GG201", 28)]
+
+
+AUTOCAST_INPLACE = """import torch
+
+rot = torch.nn.Parameter(torch.zeros(2, 3, 3))
+opt = torch.optim.Adam([rot])
+for step in range(3):
+    poses = torch.randn(2, 3, 4)
+    with torch.autocast("cpu", dtype=torch.bfloat16):
+        poses[..., :3] = rot @ poses[..., :3]
+    loss = poses.float().pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+"""
+
+AUTOCAST_STEP = """import torch
+net = torch.nn.Sequential(torch.nn.Linear(4, 8), torch.nn.Tanh(), torch.nn.Linear(8, 1))
+opt = torch.optim.SGD(net.parameters(), lr=0.1)
+x = torch.randn(5, 4)
+with torch.autocast("cpu", dtype=torch.bfloat16):
+    out = net(x)
+out.float().pow(2).mean().backward(retain_graph=True)
+opt.step()
+out.float().abs().mean().backward()
+print("ok")
+"""
+
+
+def test_autocast_ops_save_casted_copies_that_in_place_changes_do_not_touch():
+    # in an autocast region a matmul (or nn.Linear) saves bfloat16 copies of its inputs
+    # and weights: writing the float32 input in place, or stepping the float32 weights,
+    # leaves them as they were (torch 2.13 runs both programs; docs/source/amp.md)
+    assert analyze(AUTOCAST_INPLACE).findings == ()
+    assert analyze(AUTOCAST_STEP).findings == ()
+    assert [(f.code, f.span.start.line) for f in analyze(AUTOCAST_INPLACE.replace(
+        'torch.autocast("cpu", dtype=torch.bfloat16)', 'torch.autocast("cpu", enabled=False)')
+    ).findings] == [("GG202", 8)]
+    assert [(f.code, f.span.start.line) for f in analyze(AUTOCAST_STEP.replace(
+        'with torch.autocast("cpu", dtype=torch.bfloat16):\n    out = net(x)',
+        "out = net(x)")).findings] == [("GG201", 8)]

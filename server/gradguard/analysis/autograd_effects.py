@@ -158,7 +158,8 @@ class AutogradEffects:
         if saves == "output":
             saved = ((store, 0),)
         else:
-            saved = self.saved_of(vals if keep is None else keep) if saves else ()
+            saved = self.saved_of(vals if keep is None else keep) if saves and not (
+                self.autocast and _autocast_lowers(node, label)) else ()
             if saves == "both":
                 saved += ((store, 0),)
         leaves = frozenset(v.store for v in _tensors_of(vals) if v.leaf and v.store is not None)
@@ -824,3 +825,10 @@ def _maybe_numbers(val: Val) -> bool:
     items = dict_items(val)
     parts = items[1] if items else val.elts if val.kind in ("tuple", "container") else None
     return bool(parts) and all(not p.segs or _maybe_numbers(p) for p in parts)
+
+
+def _autocast_lowers(node, label: str) -> bool:
+    """Whether an op autocast runs in lower precision (``T.AUTOCAST_LOWER_OPS``): what
+    it saves are casted copies of its inputs."""
+    return label in T.AUTOCAST_LOWER_OPS or isinstance(node, cst.BinaryOperation) and \
+        isinstance(node.operator, cst.MatrixMultiply)

@@ -846,6 +846,7 @@ class ControlFlow:
     def exec_with(self, stmt: cst.With) -> None:
         grad_off = 0
         grad_on = False
+        autocast = 0
         for item in stmt.items:
             v = self.eval(item.item)
             kind = self._grad_context(item.item)
@@ -853,16 +854,32 @@ class ControlFlow:
                 grad_off += 1
             elif kind == "on":
                 grad_on = True
+            autocast += self._autocast_context(item.item)
             if item.asname is not None:
                 self.store(item.asname.name, v)
         saved = self.no_grad
         self.no_grad = 0 if grad_on else self.no_grad + grad_off
         self.no_grad_sites.append(stmt if grad_off and not grad_on else None)
+        self.autocast += autocast
         try:
             self.exec_block(stmt.body.body)
         finally:
             self.no_grad = saved
             self.no_grad_sites.pop()
+            self.autocast -= autocast
+
+    def _autocast_context(self, expr) -> bool:
+        """Whether ``expr`` enters an autocast region (``torch.autocast("cuda")``,
+        ``torch.cuda.amp.autocast()``, ``torch.amp.autocast(...)``), not one given
+        ``enabled=False``."""
+        if not isinstance(expr, cst.Call):
+            return False
+        f = self.eval(expr.func)
+        if f.kind != "ns" or not isinstance(f.ref, str) or not f.ref.startswith("torch.") or \
+                not f.ref.endswith(".autocast"):
+            return False
+        return not any(a.keyword is not None and a.keyword.value == "enabled" and
+                       literal_truth(a.value) is False for a in expr.args)
 
     def exec_try(self, stmt) -> None:
         entry = self.state

@@ -126,6 +126,7 @@ class Interpreter(PythonSemantics, Calls, ControlFlow, Unswitching, ImportSemant
         self.frames: list[Frame] = []
         self.loop_stack: list[tuple[LoopCtx, int]] = []
         self.no_grad = 0
+        self.autocast = 0  # depth of autocast-enabled regions (``with torch.autocast(...)``)
         self.depth = 0
         self.steps = 0
         self.foreign_steps = 0  # of ``steps``, those in imported modules' code
@@ -251,6 +252,7 @@ class Interpreter(PythonSemantics, Calls, ControlFlow, Unswitching, ImportSemant
         self.frames = [Frame(self.gid, None, None, gid=self.gid)]
         self.loop_stack = []
         self.no_grad = 0
+        self.autocast = 0
         self.no_grad_sites = []
         self.steps = 0
         self_val = None

@@ -123,6 +123,8 @@ class ModuleSemantics:
             if ref is not None and name not in T.PARAMLESS_MODULES and (keeps == "always" or (
                     keeps == "grad_input" and any(v.grad for v, _ in pos))):
                 saved += ((("param", ref), self.state.versions.get(("param", ref), 0)),)
+            if self.autocast and name in T.AUTOCAST_LOWER_MODULES:
+                saved = ()  # (casted copies of its input and parameters)
         segs = self.new_seg(call, label, parents, saves != "none", inputs, saved,
                             frozenset(v.store for v, _ in pos if v.leaf and v.store is not None),
                             ins=[v for v, _ in pos],

@@ -292,6 +292,21 @@ RETAIN_POSITION = {"tensor.backward": (1, 2), "autograd.backward": (2, 3),
 # Context managers and decorators under which no graph is recorded.
 NO_GRAD_CONTEXTS = frozenset({"no_grad", "inference_mode"})
 
+# The ops autocast runs in lower precision (docs/source/amp.md, "Autocast Op Reference":
+# "CUDA Ops that can autocast to float16" and "CPU Ops that can autocast to bfloat16"):
+# in an autocast-enabled region they cast their floating-point inputs (parameters
+# included) to that dtype first, so what their backward saves are those copies, which
+# an in-place change of the inputs or an optimizer step does not touch.
+AUTOCAST_LOWER_OPS = frozenset({
+    "__matmul__", "matmul", "mm", "mv", "bmm", "addmm", "addmv", "addr", "addbmm", "baddbmm",
+    "chain_matmul", "multi_dot", "linalg_vecdot", "linear", "prelu", "conv1d", "conv2d",
+    "conv3d", "conv_transpose1d", "conv_transpose2d", "conv_transpose3d", "conv_tbc",
+    "scaled_dot_product_attention"})
+# the torch.nn modules whose forward is one of those ops
+AUTOCAST_LOWER_MODULES = frozenset({
+    "Linear", "Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d",
+    "ConvTranspose3d", "PReLU", "RNNCell", "LSTMCell", "GRUCell"})
+
 # Methods only an nn.Module has: a value they are called on is a model.
 MODULE_METHODS = frozenset({"parameters", "named_parameters", "zero_grad", "state_dict",
                             "load_state_dict", "modules", "named_modules", "children",
