@@ -3111,3 +3111,31 @@ def test_a_function_or_a_bound_method_is_not_none():
     assert surely_not_none(func)
     assert not surely_not_none(join(func, NONE))
     assert not surely_not_none(UNKNOWN)
+
+
+FLAG_IN_A_NAME = """import torch
+import torch.nn as nn
+
+cnn, head = nn.Linear(4, 8), nn.Linear(8, 2)
+freeze = True
+flag = not freeze if False else False
+for p in cnn.parameters():
+    p.requires_grad_(flag)
+opt = torch.optim.Adam([p for p in [*cnn.parameters(), *head.parameters()] if p.requires_grad])
+for step in range(3):
+    loss = head(cnn(torch.randn(5, 4))).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+"""
+
+
+def test_requires_grad_given_a_name_that_holds_a_bool_sets_that_flag():
+    # ``p.requires_grad_(flag)`` with ``flag`` known False freezes cnn as the literal does:
+    # its output needs no graph and nothing is missing from the optimizer (a frozen embedder
+    # whose cached vectors replace it: ELMo's freeze_cached_embedder)
+    from gradguard.analysis.values import Val
+    from gradguard.analysis.torch_semantics import _truth
+    assert _truth((Val("scalar", ref=False), None)) is False
+    assert _truth((Val("scalar"), None)) is None
+    assert analyze(FLAG_IN_A_NAME).findings == ()

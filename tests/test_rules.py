@@ -1867,3 +1867,39 @@ def test_gg301_an_accumulation_of_a_graph_handed_in_is_reported_at_the_call():
     own = LOGGED_ROWS.replace("        self.history.append(dict(row, step=len(self.history)))",
                               "        self.history.append(row['loss'] * 2)")
     assert [(f.code, f.span.start.line) for f in analyze(own).findings] == [("GG301", 9)]
+
+
+CACHED_IN_INIT = """import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class Embedder(nn.Module):
+    def __init__(self, vocab_ids):
+        super().__init__()
+        self.cnn = nn.Linear(4, 8)
+        self.cached = self.cnn(vocab_ids)
+
+    def forward(self, word_ids):
+        return F.embedding(word_ids, self.cached)
+
+
+model = Embedder(torch.randn(10, 4))
+opt = torch.optim.Adam(model.parameters())
+for step in range(3):
+    loss = model(torch.randint(0, 10, (5,))).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+"""
+
+
+def test_gg103_names_the_attribute_a_constructor_cached_the_graph_in():
+    # the graph was built once, in __init__, and kept in self.cached: the message names
+    # that attribute and where it was built, not the loss that reads it
+    f = _only(CACHED_IN_INIT, "GG103")
+    assert (f.span.start.line, f.message.render()) == (
+        21, "`loss` uses `self.cached`, built once on line 10 before the loop; the backward "
+            "on line 21 frees its graph in the first iteration, so the next iteration fails")
+    assert [(r.span.start.line, r.message.render()) for r in f.related] == [
+        (10, "graph of `self.cached` built here"), (21, "this backward freed it")]

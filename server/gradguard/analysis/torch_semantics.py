@@ -838,7 +838,7 @@ class TorchSemantics:
             self._cut_in_place(func.value, recv)
             return self.cut_value("detach", call, recv, Val("tensor"))
         if attr == "requires_grad_":
-            flag = literal_truth(pos[0][1]) if pos else True
+            flag = _truth(pos[0]) if pos else True
             if flag_modules(recv.store, flag) and (flag is not False or
                                                    not isinstance(func.value, cst.Attribute)):
                 # ``for p in net.parameters(): p.requires_grad_(False)`` (each module's)
@@ -1067,5 +1067,14 @@ def _str_method(recv: Val, attr: str, pos, kw) -> Val | None:
 def _known_false(arg) -> bool:
     """Whether an argument ``(value, node)`` is False: the literal, or a name or attribute
     known to hold it."""
+    return _truth(arg) is False
+
+
+def _truth(arg) -> bool | None:
+    """The bool an argument ``(value, node)`` is: a literal, or a name or attribute known
+    to hold one (``requires_grad_(requires_grad_cnn)``); None when not known."""
     val, node = arg
-    return literal_truth(node) is False or val.kind == "scalar" and val.ref is False
+    lit = literal_truth(node)
+    if lit is not None:
+        return lit
+    return val.ref if val.kind == "scalar" and isinstance(val.ref, bool) else None

@@ -120,7 +120,8 @@ def graph_site(seg, src: Source, h: Hazard, prefer=()) -> tuple[str, cst.CSTNode
     """How messages name a segment, and where they say it was built: the variable it was
     assigned to when that happened in a function still running at the hazard (the user
     sees it; of a tuple target, the first name in ``prefer``, else the first that holds
-    it), else the earliest variable of the function the user reads (the loop's, else the
+    it), else the attribute it was assigned to when an object still holds it, else the
+    earliest variable of the function the user reads (the loop's, else the
     backward's) that holds it and whose statement built it (one in ``prefer`` first),
     else any that holds it, else its own expression."""
     target = bound_name(seg)
@@ -134,6 +135,11 @@ def graph_site(seg, src: Source, h: Hazard, prefer=()) -> tuple[str, cst.CSTNode
         pick = next((n for n in holding if n in prefer), holding[0] if holding else None)
         if pick is not None:
             return pick, seg.node
+    if h.kind == "reused" and isinstance(target, cst.Attribute) and any(
+            key[0] == "@" and seg.id in b.val.segs for key, b in h.env.items()):
+        # kept on an object by a function that returned (``self.cached = self.cnn(ids)``
+        # in ``__init__``): that attribute, where it was built
+        return src.code(target, 40), seg.node
     home = h.loop.frame if h.loop else h.frames[-1][0]
     found = [(b.stmt is not seg.stmt, src.span(b.stmt).start, key[1], b.stmt)
              for key, b in h.env.items()
