@@ -3139,3 +3139,35 @@ def test_requires_grad_given_a_name_that_holds_a_bool_sets_that_flag():
     assert _truth((Val("scalar", ref=False), None)) is False
     assert _truth((Val("scalar"), None)) is None
     assert analyze(FLAG_IN_A_NAME).findings == ()
+
+
+POSE_BUFFER = """import torch
+import torch.nn as nn
+
+
+class Poses(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.register_buffer("poses", torch.randn(6, 3, 4))
+        self.dT = nn.Parameter(torch.zeros(6, 3))
+
+    def forward(self, idx):
+        poses = self.poses[idx]
+        poses[..., 3] += self.dT[idx]
+        return poses.pow(2).mean()
+
+
+model = Poses()
+opt = torch.optim.Adam(model.parameters())
+for step in range(3):
+    loss = model(torch.randint(0, 6, (2,)))
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+"""
+
+
+def test_advanced_indexing_of_a_tensor_without_grad_copies_it():
+    # ``self.poses[idx]`` with a tensor of indices is a copy: the in-place ``+=`` of a
+    # parameter's rows changes the copy, never the buffer (torch 2.13 runs it clean)
+    assert analyze(POSE_BUFFER).findings == ()

@@ -1146,6 +1146,11 @@ class PythonSemantics:
                 # slicing and integer indexing give a view of the same storage
                 res = Val(res.kind, res.segs, res.leaf, store=base.store, src=res.src)
             return res
+        if base.kind == "tensor" and base.store is not None and \
+                not self._basic_index(node, index_vals):
+            # advanced indexing (a tensor or array of indices) copies: a new storage
+            # (``poses = self.poses[img_idxs]``, written in place after, leaves the buffer)
+            return Val("tensor", store=self.fresh_store(), src=base.src)
         return self._element(base)
 
     @staticmethod
