@@ -1903,3 +1903,30 @@ def test_gg103_names_the_attribute_a_constructor_cached_the_graph_in():
             "on line 21 frees its graph in the first iteration, so the next iteration fails")
     assert [(r.span.start.line, r.message.render()) for r in f.related] == [
         (10, "graph of `self.cached` built here"), (21, "this backward freed it")]
+
+
+ROWS_OF_ONE_OUTPUT = """import torch
+import torch.nn as nn
+
+net = nn.Linear(4, 3)
+opt = torch.optim.Adam(net.parameters())
+for epoch in range(2):
+    logits = torch.tanh(net(torch.randn(3, 4)))
+    rows = [logits[i] for i in range(3)]
+    opt.zero_grad()
+    for i in range(3):
+        row = logits[i]
+        loss = row.pow(2).sum()
+        loss.backward()
+    opt.step()
+"""
+
+
+def test_gg103_no_detach_where_built_of_what_a_trained_module_computed():
+    # net's Linear runs on an input that does not require grad, so its graph saves no
+    # weight; the weight still gets its gradient through it and opt trains it: detaching
+    # logits would leave opt without one. Each row is recomputed in the loop instead
+    f = _only(ROWS_OF_ONE_OUTPUT, "GG103")
+    assert f.preferred_fix.title.render() == (
+        "Compute `logits` inside the loop (a new graph each iteration)")
+    assert not any("Detach" in x.title.render() for x in f.fixes)

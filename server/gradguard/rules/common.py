@@ -442,6 +442,11 @@ def trained_by_no_optimizer(segs, interp: Interpreter) -> bool:
         return False
     trained = interp._descendants(frozenset().union(*(t.refs for t in steps)))
     stores = frozenset().union(*(t.stores for t in steps))
+    # (the modules whose parameters the graph reaches, not only those it saved: a Linear
+    # on an input without grad saves no weight, yet its weight gets a gradient)
+    mods, wild = interp.reach_of(segs)
+    if wild or interp._descendants(mods) & trained:
+        return False
     for sid in segs:
         seg = interp.segs[sid]
         if seg.leaves & stores or any(st[0] == "param" and st[1] in trained
