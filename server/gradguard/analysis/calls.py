@@ -818,7 +818,7 @@ def _unpacked(target, value) -> dict:
         return {target.value: value}
     if isinstance(target, (cst.Tuple, cst.List)) and isinstance(value, (cst.Tuple, cst.List)) \
             and len(target.elements) == len(value.elements) and not any(
-                isinstance(e, (cst.StarredElement)) for e in (*target.elements, *value.elements)):
+                isinstance(e, cst.StarredElement) for e in (*target.elements, *value.elements)):
         out = {}
         for t, v in zip(target.elements, value.elements):
             out.update(_unpacked(t.value, v.value))

@@ -6,9 +6,11 @@ optimizer or of a module, and a model built again after its optimizer was."""
 from __future__ import annotations
 
 import libcst as cst
+import libcst.matchers as m
 
 from gradguard.analysis.events import Step
 from gradguard.analysis.frames import FuncRef, LoopCtx, Trained, calls_in, dotted, literal_truth
+from gradguard.analysis.python_semantics import names_read
 from gradguard.analysis.values import Binding, Val, module_refs, param_owners
 
 
@@ -232,25 +234,16 @@ def _name_filter(expr) -> bool:
             if isinstance(name, cst.Name) and isinstance(c.iter, cst.Call) and \
                     isinstance(c.iter.func, cst.Attribute) and \
                     c.iter.func.attr.value == "named_parameters" and any(
-                        n.value == name.value for t in c.ifs
-                        for n in _names_in(t.test)):
+                        name.value in names_read(t.test) for t in c.ifs):
                 return True
     return False
 
 
-def _comprehensions(expr):
-    """The list comprehensions and generator expressions in ``expr``."""
-    if isinstance(expr, (cst.ListComp, cst.GeneratorExp)):
-        yield expr
-    for child in expr.children:
-        yield from _comprehensions(child)
-
-
-def _names_in(node):
-    if isinstance(node, cst.Name):
-        yield node
-    for child in node.children:
-        yield from _names_in(child)
+def _comprehensions(expr) -> list:
+    """The list comprehensions and generator expressions in ``expr`` (itself included)."""
+    found = m.findall(expr, m.ListComp() | m.GeneratorExp())
+    return ([expr] if m.matches(expr, m.ListComp() | m.GeneratorExp()) else []) + \
+        [n for n in found if n is not expr]
 
 
 def _comp_fors(for_in):
