@@ -49,6 +49,13 @@ def pass_counter(start: int, step: int, k: int) -> Val:
     return SOME_INT if k == 0 else Val("scalar", ref=("int>=", start + step))
 
 
+def is_int(v: Val) -> bool:
+    """Whether ``v`` is a Python int: of known value, an element of ``range()``, an
+    ``enumerate`` index, a loop counter past its start."""
+    return v.kind == "scalar" and (int_of(v) is not None or v.ref in (SOME_INT.ref, COUNT.ref) or
+                                   isinstance(v.ref, tuple) and v.ref[0] == "int>=")
+
+
 def bounded_compare(op, a: Val, b: Val) -> bool | None:
     """A comparison of an int known to be at least some bound with a known int
     (``epoch > 0`` in every pass after the first), when it is decided."""

@@ -12,7 +12,7 @@ import libcst.matchers as m
 from gradguard.analysis import torchapi as T
 from gradguard.analysis.frames import (ClassInfo, FuncRef, TupleType, children_of, dotted,
                                        is_global, literal_int, string_value)
-from gradguard.analysis.known_numbers import (COMPARISONS, SOME_INT, bounded_compare, int_of,
+from gradguard.analysis.known_numbers import (COMPARISONS, SOME_INT, bounded_compare, int_of, is_int,
                                               int_op, known_int, known_number, number_of,
                                               range_length)
 from gradguard.analysis.values import (EMPTY, MODEL_OUTPUT, MODEL_PART, Alts, NONE, SCALAR, UNKNOWN, Binding, dict_of,
@@ -158,7 +158,7 @@ class PythonSemantics:
             if n.deep_equals(target):
                 return True
             held = self.state.env.get(self.lookup_key(n.value)) \
-                if isinstance(n, cst.Name) and self.lookup_key(n.value) else None
+                if isinstance(n, cst.Name) else None
             return held is not None and bool(held.val.segs) and held.val.segs == old.val.segs
         own = [t for t in terms if _reads_itself(t, is_old)]
         if len(own) != 1 or any(
@@ -845,7 +845,7 @@ class PythonSemantics:
                            left.segs | right.segs, left.leaf or right.leaf, shape, elts=elts,
                            store=store)
             if op in ("Add", "Subtract", "Multiply", "FloorDivide", "Modulo") and \
-                    _an_int(left) and _an_int(right):
+                    is_int(left) and is_int(right):
                 # ``t - 1`` of a loop counter: an int (``table[t - 1]`` indexes a view)
                 return Val("scalar", ref=SOME_INT.ref, src=merge_src((left, right)))
             if left.kind == right.kind == "scalar":
@@ -1311,13 +1311,6 @@ class PythonSemantics:
         while comp is not None:
             yield comp
             comp = comp.inner_for_in
-
-def _an_int(v: Val) -> bool:
-    """Whether ``v`` is a Python int: of known value, an element of ``range()``, an
-    ``enumerate`` index, a loop counter past its start."""
-    return v.kind == "scalar" and (int_of(v) is not None or v.ref in (SOME_INT.ref, "count") or
-                                   isinstance(v.ref, tuple) and v.ref[0] == "int>=")
-
 
 def _constant_index(node: cst.Subscript) -> bool:
     """Whether a subscript's index is one literal string or integer (the same slot every

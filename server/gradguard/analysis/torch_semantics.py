@@ -202,9 +202,9 @@ class TorchSemantics:
                 self.backward(call, root[0], root[1], api, pos, kw,
                               inputs=given[0] if given else None)
                 create = kw.get("create_graph") or (pos[4] if len(pos) > 4 else None)
-                if create is not None and _known_false(create):
+                if create is not None and _truth(create) is False:
                     create = None  # (``create_graph=self.create_graph``, set False before)
-                if name == "grad" and create is not None and literal_truth(create[1]) is not False:
+                if name == "grad" and create is not None:
                     # create_graph=True: the gradients are differentiable functions of
                     # the graph they came from (double backward)
                     return Val("tuple", self.op(call, "grad", [root[0]]).segs)
@@ -1062,12 +1062,6 @@ def _str_method(recv: Val, attr: str, pos, kw) -> Val | None:
     if isinstance(out, bool):
         return Val("scalar", ref=out)
     return Val("scalar", ref=("str", out)) if isinstance(out, str) and len(out) <= 4096 else None
-
-
-def _known_false(arg) -> bool:
-    """Whether an argument ``(value, node)`` is False: the literal, or a name or attribute
-    known to hold it."""
-    return _truth(arg) is False
 
 
 def _truth(arg) -> bool | None:

@@ -547,8 +547,9 @@ def detach_uses(h: Hazard, interp: Interpreter, src: Source, second: bool = True
 def _grads_train(interp: Interpreter, hit: set, index: int) -> bool:
     """Whether the gradients the backward ``index`` (of ``interp.backwards``) gives the
     modules that built the freed graph ``hit`` are used: a later step updates one of them
-    with no ``zero_grad()`` since that backward (a shared feature network stepped once after the value and the policy
-    losses, as an A2C's is: detaching it in either loss would change what it learns). A
+    with no ``zero_grad()`` since that backward (a shared feature network stepped once
+    after the value and the policy losses, as an A2C's is: detaching it in either loss
+    would change what it learns). A
     GAN's generator step comes after its ``zero_grad()``: the discriminator loss's
     gradients into it are thrown away, and detaching them loses nothing."""
     builders = interp.reach_of(hit)[0]

@@ -89,27 +89,24 @@ def build(rec: Accumulation, interp: Interpreter, src: Source) -> Finding:
     site = src.span(rec.node)
     call = _handed_in(rec, interp, src)
     func = rec.frames[-1][2] if rec.frames else None
+    here = None  # where it piles up, when the finding is at the call that hands it in
     if call is None and isinstance(func, cst.FunctionDef) and \
             path_to(func, rec.node) is None and path_to(func, rec.acc) is not None:
-        # the accumulation's parameter handed in as given (``self.update(value)``): at the
-        # call that hands it in, already; where it piles up is a related location
-        if rec.emptied is None:
-            message = Message(N_("`{acc}` (in `{function}`) accumulates `{value}` with the "
-                                 "autograd graph this call hands in: every iteration's graph "
-                                 "stays in memory"), {**args, "function": func.name.value})
-        related = (Related(src.span(rec.acc), Message(N_("accumulated here, in `{function}`"),
-                                                      {"function": func.name.value})),) + related
+        # the engine already moved it to the call that handed its parameter in as given
+        # (``self.update(value)``, ``metric(preds)``)
+        here = src.span(rec.acc)
     elif call is not None and src.span(call).start.line != site.start.line:
         # a function with no loop of its own (a logger's log(), a meter's update()) given
         # a graph built by its caller: reported at that call, where the graph is handed in
-        func = rec.frames[-1][2].name.value
+        here, site = site, src.span(call)
+    if here is not None:
+        name = func.name.value
         if rec.emptied is None:
             message = Message(N_("`{acc}` (in `{function}`) accumulates `{value}` with the "
                                  "autograd graph this call hands in: every iteration's graph "
-                                 "stays in memory"), {**args, "function": func})
-        related = (Related(site, Message(N_("accumulated here, in `{function}`"),
-                                         {"function": func})),) + related
-        site = src.span(call)
+                                 "stays in memory"), {**args, "function": name})
+        related = (Related(here, Message(N_("accumulated here, in `{function}`"),
+                                         {"function": name})),) + related
     return Finding(RULE.code, site, message, related, detach_fix(rec, src))
 
 
