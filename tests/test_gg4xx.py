@@ -1421,6 +1421,71 @@ def test_gg403_a_part_of_the_model_left_out_of_its_parameter_groups():
     assert codes(POOLER_LEFT_OUT.replace("self.head.parameters()", "self.pooler.parameters()")) == []
 
 
+# a detector and a loss module with learnable weights of its own (an ID classifier,
+# uncertainty weights), joined by a wrapper module only after the optimizer was given the
+# detector's parameters (FairMOT's ModelWithLoss)
+LOSS_MODULE_JOINED = """import torch
+import torch.nn as nn
+
+
+class JointLoss(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.classifier = nn.Linear(8, 5)
+        self.s_id = nn.Parameter(torch.zeros(1))
+
+    def forward(self, emb, ids):
+        ce = nn.functional.cross_entropy(self.classifier(emb), ids)
+        return torch.exp(-self.s_id) * ce + self.s_id
+
+
+class WithLoss(nn.Module):
+    def __init__(self, model, loss):
+        super().__init__()
+        self.model, self.loss = model, loss
+
+    def forward(self, x, ids):
+        return self.loss(self.model(x), ids)
+
+
+def build_loss():
+    return JointLoss()
+
+
+def main():
+    detector = nn.Linear(4, 8)
+    optimizer = torch.optim.Adam(detector.parameters(), lr=1e-3)
+    wrapped = WithLoss(detector, build_loss())
+    for _ in range(3):
+        loss = wrapped(torch.randn(6, 4), torch.randint(0, 5, (6,)))
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+
+
+main()
+"""
+
+
+def test_gg403_a_loss_module_joined_to_the_model_after_its_optimizer():
+    (f,) = analyze(LOSS_MODULE_JOINED).findings
+    assert (f.code, f.span.start.line) == ("GG403", 31)
+    assert f.message.render() == (
+        "`optimizer` is not given the parameters of `self.loss`: the backward on line 36 "
+        "computes their gradients, but no optimizer updates them, so `self.loss` keeps its "
+        "initial weights")
+    # joined before the optimizer was built, which is given a part of the wrapper chosen
+    # on purpose (an encoder trained through a fixed decoder): quiet
+    chosen = LOSS_MODULE_JOINED.replace(
+        "    optimizer = torch.optim.Adam(detector.parameters(), lr=1e-3)\n"
+        "    wrapped = WithLoss(detector, build_loss())\n",
+        "    wrapped = WithLoss(detector, build_loss())\n"
+        "    optimizer = torch.optim.Adam(wrapped.model.parameters(), lr=1e-3)\n")
+    assert chosen != LOSS_MODULE_JOINED and codes(chosen) == []
+    assert codes(LOSS_MODULE_JOINED.replace("Adam(detector.parameters()",
+                                            "Adam(wrapped_params(detector)")) == []
+
+
 # a physics-informed fit of a coefficient: the optimizer is given the coefficient itself,
 # and the loss reads only its value (``.item()``), so no backward reaches it
 COEFFICIENT = """import torch

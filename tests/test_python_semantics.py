@@ -3171,3 +3171,75 @@ def test_advanced_indexing_of_a_tensor_without_grad_copies_it():
     # ``self.poses[idx]`` with a tensor of indices is a copy: the in-place ``+=`` of a
     # parameter's rows changes the copy, never the buffer (torch 2.13 runs it clean)
     assert analyze(POSE_BUFFER).findings == ()
+
+
+RUNNING_STAT = """import torch
+import torch.nn as nn
+
+
+class Statistic:
+    def __init__(self):
+        self.total = None
+        self.count = 0
+
+    def update(self, fn):
+        new, n = fn()
+        self.total = new if self.total is None else self.total + new
+        self.count += n
+
+    def __call__(self):
+        return self.total / self.count
+
+
+class Recording(nn.Linear):
+    def __init__(self, d_in, d_out):
+        super().__init__(d_in, d_out)
+        self.stat = Statistic()
+
+    def forward(self, x):
+        self.stat.update(lambda: (x.t() @ x, x.shape[0]))
+        return super().forward(x)
+
+
+def main():
+    first = nn.Linear(10, 16)
+    second = Recording(16, 3)
+    model = nn.Sequential(first, nn.ReLU(), second)
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    for epoch in range(2):
+        for _ in range(3):
+            loss = model(torch.randn(8, 10)).pow(2).mean()
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+        print(second.stat().trace().item())
+
+
+main()
+"""
+
+
+def test_a_running_statistic_started_by_a_conditional_expression_accumulates():
+    # ``total = new if total is None else total + new`` adds to the old value on every
+    # pass but the first: the statistic keeps every batch's graph. A subclass of
+    # nn.Linear is a module (its call runs its forward), and ``__call__`` returning the
+    # statistic hands the leak on: it is not a sum returned for its caller's backward
+    assert _found(RUNNING_STAT) == [
+        ("GG301", 25, "`self.total` (in `update`) accumulates `new` with the autograd graph "
+                      "this call hands in: every iteration's graph stays in memory")]
+    assert _found(RUNNING_STAT.replace("(x.t() @ x,", "(x.t().detach() @ x.detach(),")) == []
+
+
+def test_a_subclass_of_a_torch_module_class_is_a_module():
+    # ``class Grow(nn.Linear)`` without a forward of its own: nn.Sequential holds it as a
+    # child, so the optimizer over the Sequential trains the Linear before it
+    src = ("import torch\nimport torch.nn as nn\n\n\nclass Grow(nn.Linear):\n"
+           "    def __init__(self):\n        super().__init__(16, 3)\n\n\n"
+           "first = nn.Linear(16, 16)\nmodel = nn.Sequential(first, Grow())\n"
+           "opt = torch.optim.SGD(model.parameters(), lr=0.05)\nfor _ in range(3):\n"
+           "    loss = first(torch.randn(4, 16)).sum()\n    opt.zero_grad()\n"
+           "    loss.backward()\n    opt.step()\n")
+    assert _found(src) == []
+    assert [f[0] for f in _found(src.replace("first = nn.Linear(16, 16)\n",
+                                             "first = nn.Linear(16, 16)\nother = nn.Linear(16, 16)\n")
+                                 .replace("first(torch", "other(torch"))] == ["GG402"]

@@ -423,10 +423,13 @@ class AutogradEffects:
         over chunks), not kept alive for nothing. A returned sum of losses already
         backpropagated, or of evaluation losses, is still a leak. (A list or dict handed
         back to a caller the engine runs is that caller's to use: it decides by what it
-        does with it, a backward of it or not: experiment results printed.)"""
+        does with it, a backward of it or not: experiment results printed.) Only what
+        accumulated while this function ran: a method that returns what another one
+        accumulated in the object (a running statistic's ``__call__``) hands on a leak."""
         if val.segs and (self.frame.call is None or val.kind != "container"):
             for rec in self.accumulations.values():
-                if rec.live and not rec.eval_mode and rec.heads & val.segs:
+                if rec.live and not rec.eval_mode and rec.heads & val.segs and \
+                        any(f[0] == self.frame.id for f in rec.frames):
                     self.consumed.add(id(rec.node))
 
     def in_place(self, node, target: Val, others, acc_node=None, value_node=None) -> Val:

@@ -616,7 +616,7 @@ class Calls:
 
     def _construct(self, call, info: ClassInfo, pos, kw) -> Val:
         obj = self._instance(info, ("obj", (id(call),) + self.call_string(), info.key))
-        self.created.add(obj.ref)
+        self.created.setdefault(obj.ref, next(self._ids))
         init = self._method(info, "__init__")
         if init is None and info.fields is not None and "NamedTuple" in info.bases:
             # ``class Out(NamedTuple): y: Tensor; h: Tensor``: a tuple
@@ -652,7 +652,7 @@ class Calls:
 
     def _instantiate(self, info: ClassInfo, func, run_init: bool) -> Val:
         obj = self._instance(info, ("self", info.key))
-        self.created.add(obj.ref)
+        self.created.setdefault(obj.ref, next(self._ids))
         init = self._method(info, "__init__")
         if run_init and init is not None:
             saved = self.state.freed
@@ -726,7 +726,7 @@ class Calls:
         key = name if self.gid == "G" else f"{self.gid}.{name}"
         if key in self.classes and self.classes[key].node is node:
             return self.classes[key]
-        bases, short, container, lightning = [], [], None, False
+        bases, short, container, lightning, torch_module = [], [], None, False, False
         for a in node.bases:
             if a.keyword is not None:
                 continue
@@ -738,6 +738,9 @@ class Calls:
                 imported.kind == "ns" and isinstance(imported.ref, str) else ""
             if path.startswith("torch.nn.") and short[-1] in T.MODULE_CONTAINERS:
                 container = short[-1]
+            # (a subclass of any torch.nn module class, ``class Grow(nn.Linear)``, is one)
+            torch_module = torch_module or path.startswith("torch.nn.") and \
+                short[-1] in T.NN_CLASSES
             val = self._global(written)
             lightning = lightning or path in T.LIGHTNING_MODULES or val is not None and \
                 val.kind == "ns" and val.ref in T.LIGHTNING_MODULES
@@ -763,7 +766,8 @@ class Calls:
                                    else d.decorator) or "").endswith("dataclass")
                            for d in node.decorators)
         known = [self.classes[b] for b in bases if b in self.classes]
-        is_module = any(b in T.MODULE_BASES for b in short) or any(c.is_module for c in known)
+        is_module = torch_module or any(b in T.MODULE_BASES for b in short) or \
+            any(c.is_module for c in known)
         is_opt = any(b == "Optimizer" for b in short) or any(c.is_optimizer for c in known)
         container = container or next((c.container for c in known if c.container), None)
         info = ClassInfo(node, methods, bases, is_module, is_opt, key, self.gid, attrs,

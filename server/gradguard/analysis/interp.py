@@ -179,7 +179,8 @@ class Interpreter(PythonSemantics, Calls, ControlFlow, Unswitching, ImportSemant
         self.no_grad_sites: list = []  # the no_grad blocks in force (None: the engine's)
         self.cut_log: list = []  # (Cut of a graph, stamp)
         self.escaped: set = set()  # module refs handed to code the engine does not follow
-        self.created: set = set()  # module refs constructed in this root
+        # module refs constructed in this root -> an id drawn when each was (ids grow)
+        self.created: dict = {}
         self.copies: set = set()  # module refs made by copy.deepcopy (a target network)
         # module refs whose parameters something changed in a loop or loaded (GG403)
         self.param_writes: set = set()

@@ -234,7 +234,7 @@ class ModuleSemantics:
         else:  # ("self", class key): the object a method runs on
             new = ("obj", tag, ref[1])
         memo[ref] = new
-        self.created.add(new)
+        self.created.setdefault(new, next(self._ids))
         self.copies.add(new)
         if ref in self.inplace_ctors:
             self.inplace_ctors[new] = self.inplace_ctors[ref]

@@ -144,7 +144,13 @@ class PythonSemantics:
         new terms' graphs join the old value's, and each rebinding keeps them all alive.
         ``node`` is the statement (or the ``setattr`` call) that rebinds ``target`` to
         ``value``; the old value may be read through another name that holds it (``old =
-        getattr(self, name)``)."""
+        getattr(self, name)``). Rebound to a conditional expression that starts it on the
+        first pass (``acc = t if acc is None else acc + t``), the branch that adds to it."""
+        if isinstance(value, cst.IfExp):
+            sums = [b for b in (value.body, value.orelse) if len(_additive_terms(b)) >= 2]
+            if len(sums) != 1:
+                return
+            value = sums[0]
         terms = _additive_terms(value)
         if not isinstance(target, (cst.Name, cst.Attribute)) or not val.segs or \
                 len(terms) < 2 or dotted(target) is None:

@@ -277,7 +277,7 @@ class TorchSemantics:
                 (inplace is not None and literal_truth(inplace[1]) is True) or
                 any(literal_truth(n) is True for _, n in pos))
             ref = ("nn", name, id(call), flag, self.call_string())
-            self.created.add(ref)
+            self.created.setdefault(ref, next(self._ids))
             if flag:
                 self.inplace_ctors[ref] = call
             # nn.ModuleDict({...}), nn.Sequential(OrderedDict([("fc", ...), ...])): named

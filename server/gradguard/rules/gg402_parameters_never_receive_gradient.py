@@ -381,7 +381,7 @@ def _known_modules(interp: Interpreter, st: Step, escaped: dict) -> set | None:
     engine does not follow; else None."""
     t = st.trained
     if t is None or not t.pure or not t.names or len(t.refs) < len(t.names) or \
-            not t.refs <= interp.created:
+            not t.refs <= interp.created.keys():
         return None
     mods = set(t.mods) or interp._descendants(t.refs)
     # an attribute that held something unknown when the optimizer was built may have been

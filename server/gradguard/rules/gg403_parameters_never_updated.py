@@ -154,10 +154,20 @@ def unoptimized(interp: Interpreter) -> list:
             interp.reach_of(interp.module_inputs.get(m, EMPTY))[0] & own
             for m in optimized)
 
+    def joined_later(r) -> bool:
+        # put under one module with the trained ones only after their optimizers were
+        # built (``ModelWithLoss(model, criterion)`` after ``Adam(model.parameters())``):
+        # those optimizers were given whole models, not a part chosen out of this one
+        joins = [a for a in _ancestors(r, parents)
+                 if a in interp.created and interp._descendants({a}) & optimized]
+        return bool(joins) and all(interp.created[a] > t.built for a in joins
+                                   for t in trained)
+
     def meant(r) -> bool:
         frame = interp.module_names.get(r, (None, None))[1]
         return r in thawed or bool(held & ({r} | _ancestors(r, parents))) or \
-            (frame is not None and frame in scopes or between_trained(r)) and downstream(r)
+            (frame is not None and frame in scopes or between_trained(r) or
+             joined_later(r)) and downstream(r)
 
     out, reported = [], set()
     for st in steps:
