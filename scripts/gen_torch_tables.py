@@ -430,6 +430,10 @@ def _modules(torch) -> dict:
             e["paramless"] = 1
         if has and _bool_flips_keep_params(cls, params):
             e["always_params"] = 1
+        if has and "recurrent" not in e:
+            names = _param_names(cls, params)
+            if names:
+                e["param_names"] = names
         if has:
             kept = _params_saved(torch, cls, params, "recurrent" in e)
             if kept is not None:
@@ -675,6 +679,31 @@ def _never_has_params(cls, params) -> bool:
                 return False
     flipped = _flipped_param_counts(cls, rest)
     return flipped is not None and not any(flipped)
+
+
+def _param_names(cls, params) -> list | None:
+    """The names ``named_parameters()`` gives the module's own parameters (``weight``,
+    ``bias``), over the build with the defaults (required arguments get 2) and each build
+    with one bool option flipped (``MultiheadAttention(add_bias_kv=True)`` adds
+    ``bias_k``); None when one of them cannot be built so, or has submodules (their
+    parameters' names are not the module's own)."""
+    rest = list(params.values())[1:]
+    required = [p for p in rest if p.default is p.empty]
+    if any(p.kind in (p.KEYWORD_ONLY, p.VAR_POSITIONAL, p.VAR_KEYWORD) for p in required):
+        return None
+    names: set = set()
+    for flip in [None] + [p for p in rest if isinstance(p.default, bool)]:
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                m = cls(*[2] * len(required),
+                        **({flip.name: not flip.default} if flip is not None else {}))
+        except Exception:  # noqa: BLE001 - that option needs others
+            return None
+        if any(True for _ in m.children()):
+            return None
+        names |= {n for n, _ in m.named_parameters(recurse=False)}
+    return sorted(names)
 
 
 def _bool_flips_keep_params(cls, params) -> bool:

@@ -1285,3 +1285,49 @@ def test_the_indices_an_op_returns_beside_its_values_carry_no_graph():
         "F.mse_loss(second(idx), y)", "F.mse_loss(z[:, None].expand(32, 4), y) + "
         "F.mse_loss(torch.max(second.weight[:4], torch.zeros(4, 4)), y[:4])")
     assert analyze(src).findings == ()
+
+
+# weight decay for every parameter but biases and norms' weights: the two groups are
+# picked by name out of named_parameters() ("0.weight", "1.weight", ...)
+DECAY_GROUPS = """import torch
+import torch.nn as nn
+
+model = nn.Sequential(nn.Linear(4, 8), nn.LayerNorm(8), nn.Linear(8, 1))
+no_decay = ["bias", "1.weight"]
+groups = [
+    {"params": [p for n, p in model.named_parameters() if not any(nd in n for nd in no_decay)],
+     "weight_decay": 0.01},
+    {"params": [p for n, p in model.named_parameters() if any(nd in n for nd in no_decay)],
+     "weight_decay": 0.0},
+]
+opt = torch.optim.AdamW(groups, lr=1e-3)
+for _ in range(3):
+    out = model(torch.randn(2, 4))
+    loss1 = out.pow(2).mean()
+    loss2 = out.abs().mean()
+    opt.zero_grad()
+    loss1.backward(retain_graph=True)
+    opt.step()
+    loss2.backward()
+    opt.step()
+"""
+
+
+def test_parameters_picked_by_name_are_those_the_names_pass():
+    # every parameter is in one group, so the first step changes what the forward saved
+    f = _only(DECAY_GROUPS, "GG201")
+    assert (f.span.start.line, f.message.render()) == (
+        20, "`loss2` backpropagates through `model` as it was on line 14, but its parameters "
+            "were updated in place on line 19")
+    # a name test the engine cannot decide (a name from outside): which parameters the
+    # step changes is not known, so nothing is said
+    undecided = DECAY_GROUPS.replace('no_decay = ["bias", "1.weight"]',
+                                     "no_decay = load_names()")
+    assert analyze(undecided).findings == ()
+    # only the decayed weights stepped: part of each Linear's parameters, and the engine
+    # tells modules apart, not their parameters: quiet
+    only_decay = DECAY_GROUPS.replace(
+        '''    {"params": [p for n, p in model.named_parameters() if any(nd in n for nd in no_decay)],
+     "weight_decay": 0.0},
+''', "")
+    assert [f.code for f in analyze(only_decay).findings] == []

@@ -10,6 +10,7 @@ import libcst.matchers as m
 
 from gradguard.analysis.events import Step
 from gradguard.analysis.frames import FuncRef, LoopCtx, Trained, calls_in, dotted, literal_truth
+from gradguard.analysis.param_names import picked_from, split_modules
 from gradguard.analysis.python_semantics import names_read
 from gradguard.analysis.values import Binding, Val, module_refs, param_owners
 
@@ -59,7 +60,12 @@ class OptimizerSemantics:
             if owners != refs:
                 names = {k[1] for k, b in self.state.env.items() if k[0] == self.frame.id
                          and b.val.kind == "module" and b.val.ref in owners}
-                if len(names) != len(owners):
+                picked = picked_from(pos[0][0])
+                if picked:
+                    # parameters picked by name out of a model (``[p for n, p in
+                    # model.named_parameters() if "bert" in n]``): named by that model
+                    names = {self.module_names.get(r[0], ("model",))[0] for r in picked}
+                elif len(names) != len(owners):
                     # modules no local name holds (``net.side_parameters()`` gathers
                     # submodules' parameters, ``model.get_optimizer_parameters(config)``
                     # its parameter groups): named by what gave them
@@ -88,7 +94,11 @@ class OptimizerSemantics:
             # is not among its parameters, even once it requires grad again
             inner = {given[sub] for sub in calls_in(filtered) if sub in given}
             left = frozenset(self._descendants(inner) & self.frozen)
-        by_name = _name_filter(first)
+        # (picked by names the engine decided, in every part that picks by name, each
+        # module's parameters all or none: the modules are known)
+        picked = picked_from(pos[0][0]) if pos else []
+        by_name = bool(_name_filters(first)) and len(picked) < len(_name_filters(first)) or \
+            bool(split_modules(picked))
         return Trained(frozenset(names), frozenset(refs), pure and not by_name,
                        mods=mods - left, site=call, keys=keys, built=next(self._ids),
                        left_frozen=left, filtered=filtered if left else None, by_name=by_name)
@@ -222,10 +232,11 @@ def _requires_grad_filter(expr):
     return None
 
 
-def _name_filter(expr) -> bool:
-    """Whether an optimizer's first argument (or one of its parameter groups) picks
-    parameters by their names: a comprehension over ``named_parameters()`` with a test
+def _name_filters(expr) -> list:
+    """The parts of an optimizer's first argument (or of its parameter groups) that pick
+    parameters by their names: comprehensions over ``named_parameters()`` with a test
     that reads the name (``if "features_extractor" not in n``)."""
+    out = []
     for node in _comprehensions(expr):
         for c in _comp_fors(node.for_in):
             target = c.target
@@ -235,8 +246,9 @@ def _name_filter(expr) -> bool:
                     isinstance(c.iter.func, cst.Attribute) and \
                     c.iter.func.attr.value == "named_parameters" and any(
                         name.value in names_read(t.test) for t in c.ifs):
-                return True
-    return False
+                out.append(node)
+                break
+    return out
 
 
 def _comprehensions(expr) -> list:

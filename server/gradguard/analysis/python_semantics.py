@@ -12,6 +12,7 @@ import libcst.matchers as m
 from gradguard.analysis import torchapi as T
 from gradguard.analysis.frames import (ClassInfo, FuncRef, TupleType, children_of, dotted,
                                        is_global, literal_int, string_value)
+from gradguard.analysis.param_names import picked_by_name
 from gradguard.analysis.known_numbers import (COMPARISONS, SOME_INT, bounded_compare, int_of, is_int,
                                               int_op, known_int, known_number, number_of,
                                               range_length)
@@ -1210,6 +1211,9 @@ class PythonSemantics:
         bound = [(fid, name) for name in self.code_fact(_comprehension_names, node)]
         bound = [k for k in bound if k not in env]  # (those it binds anew are its own)
         first = self.eval(node.for_in.iter)
+        picked = picked_by_name(self, node, first)
+        if picked is not None:
+            return picked  # (``[p for n, p in m.named_parameters() if "head" in n]``)
         each = self._over_known_modules(node, first)
         passes = each is None and self._builds_each(node, first)
         if passes:

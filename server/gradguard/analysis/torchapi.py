@@ -239,6 +239,12 @@ PARAMLESS_MODULES = frozenset(n for n, e in _db.modules().items() if e.get("para
 # Embedding, LSTM...; not LayerNorm, whose elementwise_affine=False leaves it none)
 ALWAYS_PARAMS_MODULES = frozenset(n for n, e in _db.modules().items() if e.get("always_params"))
 
+# the names of a torch.nn module's own parameters (Linear: weight, bias), over its builds
+# with each bool option flipped; not for modules with submodules or recurrent ones. From
+# the table (named_parameters(recurse=False) at generation time).
+PARAM_NAMES = {n: frozenset(e["param_names"]) for n, e in _db.modules().items()
+               if e.get("param_names")}
+
 # isinstance(m, nn.X) of a torch.nn module: the torch.nn classes each is an instance of
 # (itself, nn.Module, and the public classes it derives from: LSTM an RNNBase, LazyLinear a
 # Linear). From the table (issubclass at generation time).

@@ -263,13 +263,16 @@ def param_owners(v: Val) -> frozenset | None:
     """The modules whose parameters ``v`` holds, when it holds nothing else: one of
     ``net.parameters()`` (store ``("param", net)``), a list filled from such
     (``("params", modules)``), every parameter of several (``("allparams", modules)``:
-    ``list(a.parameters()) + list(b.parameters())``), a list or tuple of those, an
+    ``list(a.parameters()) + list(b.parameters())``), every parameter of some, picked by
+    name (``("picked", modules)``, :mod:`~gradguard.analysis.param_names`), a list or
+    tuple of those, an
     optimizer's parameter group
     ``{"params": ..., "lr": ...}``; None when it may hold anything else."""
     st = v.store
     if isinstance(st, tuple) and st[0] == "param" and v.kind in ("tensor", "container"):
         return frozenset({st[1]})
-    if isinstance(st, tuple) and st[0] in ("params", "allparams") and v.kind == "container":
+    if isinstance(st, tuple) and st[0] in ("params", "allparams", "picked") and \
+            v.kind == "container":
         return st[1]
     items = dict_items(v)
     if items:
