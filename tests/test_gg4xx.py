@@ -1486,6 +1486,55 @@ def test_gg403_a_loss_module_joined_to_the_model_after_its_optimizer():
                                             "Adam(wrapped_params(detector)")) == []
 
 
+# a model whose optimizer is given its classifier only: the projection layers the
+# classifier runs on are built fresh in the model, get gradients, and stay as initialised
+CLASSIFIER_ONLY = """import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class Predictor(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.proj = nn.Linear(8, 16)
+        self.fusion = nn.Sequential(nn.Linear(16, 16), nn.ReLU())
+        self.classifier = nn.Linear(16, 2)
+
+    def forward(self, x):
+        return self.classifier(self.fusion(self.proj(x)))
+
+
+model = Predictor()
+optimizer = torch.optim.AdamW(model.classifier.parameters(), lr=1e-3)
+for _ in range(3):
+    loss = F.cross_entropy(model(torch.randn(4, 8)), torch.randint(0, 2, (4,)))
+    optimizer.zero_grad()
+    loss.backward()
+    optimizer.step()
+"""
+
+
+def test_gg403_the_parts_a_trained_classifier_runs_on():
+    (f,) = analyze(CLASSIFIER_ONLY).findings
+    assert (f.code, f.span.start.line) == ("GG403", 18)
+    assert f.message.render() == (
+        "`optimizer` is not given the parameters of `self.fusion, self.proj`: the backward "
+        "on line 22 computes their gradients, but no optimizer updates them, so "
+        "`self.fusion, self.proj` keeps its initial weights")
+    # frozen by name (linear probing), with the flag a test of the name: quiet
+    for freeze in ('p.requires_grad_(name.startswith("classifier"))',
+                   'p.requires_grad = name.startswith("classifier")'):
+        probe = CLASSIFIER_ONLY.replace(
+            "optimizer = torch.optim", "for name, p in model.named_parameters():\n"
+                                       f"    {freeze}\noptimizer = torch.optim")
+        assert probe != CLASSIFIER_ONLY and codes(probe) == []
+    # or kept in evaluation mode: quiet
+    assert codes(CLASSIFIER_ONLY.replace("        return self.classifier(",
+                                         "        self.proj.eval()\n"
+                                         "        self.fusion.eval()\n"
+                                         "        return self.classifier(")) == []
+
+
 # a physics-informed fit of a coefficient: the optimizer is given the coefficient itself,
 # and the loss reads only its value (``.item()``), so no backward reaches it
 COEFFICIENT = """import torch

@@ -361,7 +361,9 @@ class ModuleSemantics:
         attributes (``self.pos = nn.Parameter(...)``) are tensors known to have none;
         ``requires_grad_()`` / ``(True)`` undoes it, and so does a flag that is not a
         literal (None: ``p.requires_grad_(saved)`` restoring a state kept in a list, after
-        which they may require grad again)."""
+        which they may require grad again; or ``p.requires_grad_(n.startswith("head"))``
+        over ``named_parameters()``: some of them may stay frozen)."""
+        some = flag is None
         flag = flag is not False
         refs = self._descendants({ref})
         if flag:
@@ -370,7 +372,7 @@ class ModuleSemantics:
             self.frozen -= refs
         else:
             self.frozen |= refs
-        if self.undecided:
+        if self.undecided or some:
             self.maybe_frozen |= refs
         for k, b in list(self.state.env.items()):
             if k[0] != "@" or k[1] not in refs or b.val.kind != "tensor" or b.val.segs:

@@ -266,6 +266,11 @@ class PythonSemantics:
             elif target.attr.value == "requires_grad" and val.ref is False and \
                     isinstance(base.store, tuple) and base.store[0] == "param":
                 self.maybe_frozen.add(base.store[1])  # (one parameter of it: ``net.bias``)
+            elif target.attr.value == "requires_grad" and not isinstance(val.ref, bool) and \
+                    not isinstance(target.value, cst.Attribute):
+                # ``for n, p in net.named_parameters(): p.requires_grad = "head" in n``
+                for r in flag_modules(base.store, None):
+                    self.set_frozen(r, None, target)
             if target.attr.value == "requires_grad" and base.kind == "module" and \
                     isinstance(base.ref, tuple) and val.kind == "scalar" and \
                     isinstance(val.ref, bool) and stmt is not None:

@@ -166,8 +166,8 @@ def unoptimized(interp: Interpreter) -> list:
     def meant(r) -> bool:
         frame = interp.module_names.get(r, (None, None))[1]
         return r in thawed or bool(held & ({r} | _ancestors(r, parents))) or \
-            (frame is not None and frame in scopes or between_trained(r) or
-             joined_later(r)) and downstream(r)
+            between_trained(r) or \
+            (frame is not None and frame in scopes or joined_later(r)) and downstream(r)
 
     out, reported = [], set()
     for st in steps:
