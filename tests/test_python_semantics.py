@@ -3243,3 +3243,68 @@ def test_a_subclass_of_a_torch_module_class_is_a_module():
     assert [f[0] for f in _found(src.replace("first = nn.Linear(16, 16)\n",
                                              "first = nn.Linear(16, 16)\nother = nn.Linear(16, 16)\n")
                                  .replace("first(torch", "other(torch"))] == ["GG402"]
+
+
+CACHED_NORMALIZER = """import torch
+import torch.nn as nn
+
+
+class Kernel(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.raw_lengthscale = nn.Parameter(torch.zeros(3))
+        self._cache = None
+
+    @property
+    def lengthscale(self):
+        return nn.functional.softplus(self.raw_lengthscale) + 1e-3
+
+    @lengthscale.setter
+    def lengthscale(self, value):
+        self.raw_lengthscale.data = value
+
+    def normalizer(self):
+        if self._cache is not None and not self.training:
+            return self._cache
+        norm = self.lengthscale.sum()
+        if not self.training:
+            self._cache = norm
+        return norm
+
+    def forward(self, x):
+        return (x / self.normalizer()).sum()
+
+
+def optimize(model):
+    model.eval()
+    x = torch.rand(4, 3).requires_grad_(True)
+    opt = torch.optim.Adam([x], lr=0.1)
+    for _ in range(3):
+        opt.zero_grad()
+        y = model(x)
+        (-y).backward()
+        opt.step()
+
+
+optimize(Kernel())
+"""
+
+
+def test_reading_a_property_runs_its_getter():
+    # ``self.lengthscale`` runs the getter (defined before its setter): the normalizer
+    # cached in evaluation mode holds the parameter's graph, freed by the first backward
+    assert [f[:2] for f in _found(CACHED_NORMALIZER)] == [("GG102", 38)]
+    # the cache kept without its graph: nothing is walked again
+    assert _found(CACHED_NORMALIZER.replace("self._cache = norm",
+                                            "self._cache = norm.detach()")) == []
+    # ``@functools.cached_property`` keeps the first value: the first iteration's graph,
+    # read again in the next
+    cached = ("import functools\nimport torch\nimport torch.nn as nn\n\n\n"
+              "class Model(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+              "        self.w = nn.Parameter(torch.ones(3))\n\n"
+              "    @functools.cached_property\n    def scale(self):\n"
+              "        return self.w.exp()\n\n\n"
+              "m = Model()\nfor _ in range(2):\n    loss = (m.scale * 2).sum()\n"
+              "    loss.backward()\n")
+    assert [f[:2] for f in _found(cached)] == [("GG102", 19)]
+    assert _found(cached.replace("@functools.cached_property", "@property")) == []

@@ -1036,6 +1036,17 @@ class PythonSemantics:
                 return self.state.env[key].val
             if info is not None:
                 m = self._method(info, attr)
+                getter = _property_getter(m, info, self._mro) if m is not None else None
+                if getter is not None:
+                    # a ``@property``: reading it runs its getter on this object; a
+                    # ``@cached_property`` keeps the first value in the object's dict, so
+                    # later reads see that one (and the graph it holds)
+                    func, cached = getter
+                    v = self.call_ref(None, self.method_ref(func, info), [], {},
+                                      Val(base.kind, ref=base.ref))
+                    if cached:
+                        self.state.env[("@", base.ref, attr)] = Binding(v, self.frame.stmt)
+                    return v
                 if m is not None:
                     # a bound method taken as a value (a hook, a callback): called later,
                     # it runs on this object
@@ -1326,6 +1337,36 @@ class PythonSemantics:
         while comp is not None:
             yield comp
             comp = comp.inner_for_in
+
+def _property_getter(method, info: ClassInfo, mro) -> tuple | None:
+    """``(getter, cached)`` when the method ``method`` found for an attribute of ``info``
+    is a property: the ``def`` decorated ``@property`` (a ``@name.setter`` defined after
+    it has the same name: its getter is the one before), or ``@cached_property``
+    (``cached``: functools keeps the first value in the instance); else None."""
+    def kind(func):
+        for d in func.decorators:
+            name = dotted(d.decorator) or ""
+            if name in ("property", "builtins.property"):
+                return "property"
+            if name.rsplit(".", 1)[-1] == "cached_property":
+                return "cached"
+            if isinstance(d.decorator, cst.Attribute) and d.decorator.attr.value in (
+                    "setter", "deleter"):
+                return "accessor"
+        return None
+    k = kind(method)
+    if k in ("property", "cached"):
+        return method, k == "cached"
+    if k != "accessor":
+        return None
+    for c in mro(info):
+        body = c.node.body.body if isinstance(c.node.body, cst.IndentedBlock) else ()
+        for st in body:
+            if isinstance(st, cst.FunctionDef) and st.name.value == method.name.value and \
+                    kind(st) == "property":
+                return st, False
+    return None
+
 
 def _constant_index(node: cst.Subscript) -> bool:
     """Whether a subscript's index is one literal string or integer (the same slot every
