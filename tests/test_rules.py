@@ -1417,6 +1417,25 @@ def test_gg202_reports_the_first_in_place_change_after_the_save():
         "Use the out-of-place form: `x2 = x2 * torch.exp(s)`")
 
 
+def test_gg202_an_in_place_method_with_no_out_of_place_form_changes_a_clone():
+    # ``fill_diagonal_`` has no Tensor method without the underscore (``x.fill_diagonal``
+    # raises AttributeError): the fix clones before the change
+    src = ("import torch\n"
+           "w = torch.randn(4, 4, requires_grad=True)\n"
+           "a = torch.relu(w)\n"
+           "a.fill_diagonal_(0)\n"
+           "a.sum().backward()\n")
+    f = _only(src, "GG202")
+    assert (f.span.start.line, f.preferred_fix.title.render()) == (
+        4, "Clone `a` before changing it in place")
+    fixed = apply_edits(src, f.preferred_fix.edits)
+    assert "a = torch.relu(w)\na = a.clone()\na.fill_diagonal_(0)\n" in fixed
+    assert analyze(fixed).findings == ()
+    # ``mul_`` has ``mul``: the out-of-place form
+    f = _only(src.replace("a.fill_diagonal_(0)", "a.mul_(2)"), "GG202")
+    assert f.preferred_fix.title.render() == "Use the out-of-place form: `a = a.mul(...)`"
+
+
 RETURNED_AFTER_BACKWARD = """\
 import torch
 net = torch.nn.Linear(3, 1)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from gradguard.analysis import torchdb
 from gradguard.analysis.interp import InplaceHazard, Interpreter
 from gradguard.analysis.model import Edit, Finding, Fix, Message, Related
 from gradguard.analysis.source import Source
@@ -220,6 +221,13 @@ def _fix(node, h: InplaceHazard, src: Source) -> Fix | None:
             if isinstance(small, cst.Expr) and small.value is node:
                 target = src.code(node.func.value, 200)
                 out_of_place = node.func.attr.value[:-1]
+                if not torchdb.is_method(out_of_place):
+                    # ``x.fill_diagonal_(0)``, ``x.copy_(y)``: no Tensor method without the
+                    # underscore; the change goes to a copy of its own
+                    return Fix(Message(N_("Clone `{name}` before changing it in place"),
+                                       {"name": target}),
+                               (src.insert_line_before(stmt, f"{target} = {target}.clone()"),),
+                               preferred=True)
                 return Fix(Message(N_("Use the out-of-place form: `{code}`"),
                                    {"code": f"{target} = {target}.{out_of_place}(...)"}),
                            (src.prepend_to(node, f"{target} = "),
