@@ -864,6 +864,21 @@ def test_gg102_a_cache_is_cleared_not_detached():
     assert analyze(fixed).findings == ()
 
 
+def test_gg102_a_cache_kept_valid_by_another_attribute_is_not_cleared():
+    # the cache is recomputed when the input it was made for changes (``self.key``), not
+    # when it is None: cleared after the backward, the next forward would read None
+    src = MODULE_WITH_CACHE.replace(
+        "        self.cached = None\n", "        self.cached = None\n        self.key = None\n"
+    ).replace("        if self.cached is None:\n",
+              "        if self.key is None or self.key != x.shape:\n"
+              "            self.key = x.shape\n")
+    assert "self.key != x.shape" in src
+    f = _only(src, "GG102")
+    assert f.preferred_fix is None
+    assert [x.title.render().split(" on line")[0] for x in f.fixes] == [
+        "Silence with retain_graph=True"]
+
+
 def test_gg102_state_computed_from_its_old_value_is_still_detached():
     # self.cached = self.cached * 0.9 + ...: state, not a cache
     src = MODULE_WITH_CACHE.replace(

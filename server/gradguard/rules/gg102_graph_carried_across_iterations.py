@@ -191,7 +191,11 @@ def _carried(h: Hazard, src: Source, interp: Interpreter | None, env_map: dict):
                 return p
             if (ref, attr) not in interp.self_updated and isinstance(ref, tuple) and \
                     len(ref) == 3 and ref[0] == "obj":
-                return Cached(p, p.key)
+                # (recomputed only where a method tests it for None: a cache kept valid
+                # by another attribute, ``if self._cached_cell is None or ...``, would
+                # hand on None once cleared)
+                return Cached(p, p.key) if _tested_for_none(interp, ref, attr) else \
+                    Guarded(p, p.key)
             return MaybeNone(p, p.key) if deep else p
 
         attrs = [(kind(p, False), v) for p, v in attrs]
@@ -216,6 +220,39 @@ class MaybeNone(Path):
 class Cached(Path):
     """The path of an attribute that caches a value: its class sets it to None (and
     recomputes it then), and it is never computed from its own previous value."""
+
+
+class Guarded(Path):
+    """The path of an attribute that caches a value recomputed under a test of something
+    else: neither clearing it nor detaching it is known to keep the program right."""
+
+
+def _tested_for_none(interp: Interpreter, ref, attr: str) -> bool:
+    """Whether a method of the class of object ``ref`` tests ``self.<attr>`` for None
+    (``is None``, ``is not None``, ``== None``, ``not self.<attr>``)."""
+    def tests(func) -> bool:
+        params = list(func.params.posonly_params) + list(func.params.params)
+        if not params:
+            return False
+        me = params[0].name.value
+
+        def is_attr(n) -> bool:
+            return isinstance(n, cst.Attribute) and isinstance(n.value, cst.Name) and \
+                n.value.value == me and n.attr.value == attr
+        for node in _walk(func.body):
+            if isinstance(node, cst.Comparison) and len(node.comparisons) == 1:
+                other = node.comparisons[0].comparator
+                sides = (node.left, other)
+                if any(is_attr(a) and isinstance(b, cst.Name) and b.value == "None"
+                       for a, b in (sides, sides[::-1])):
+                    return True
+            if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Not) \
+                    and is_attr(node.expression):
+                return True
+        return False
+    info = interp.classes.get(ref[-1])
+    return info is not None and any(tests(m) for c in interp._mro(info)
+                                    for m in c.methods.values())
 
 
 def _set_to_none(interp: Interpreter, ref, attr: str) -> bool:
@@ -294,7 +331,8 @@ def detach_lines(carried) -> list[str] | None:
     """The statements that detach each carried ``(name, value)`` (a tuple element-wise),
     or None when one of them is not known to be a tensor (a container, an object, a
     ``deque`` of a library: ``.detach()`` of it would raise)."""
-    if any(not _detachable(val) for name, val in carried if not isinstance(name, Cached)):
+    if any(not _detachable(val) for name, val in carried if not isinstance(name, Cached)) or \
+            any(isinstance(name, Guarded) for name, _ in carried):
         return None
     out = []
     for name, val in carried:
