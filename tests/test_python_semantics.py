@@ -3308,3 +3308,23 @@ def test_reading_a_property_runs_its_getter():
               "    loss.backward()\n")
     assert [f[:2] for f in _found(cached)] == [("GG102", 19)]
     assert _found(cached.replace("@functools.cached_property", "@property")) == []
+
+
+def test_an_element_of_tolist_indexes_a_view():
+    # ``cy, cx = clicks[b]`` of ``clicks = t.tolist()``: Python ints (a float index would
+    # raise), so ``feat[b, :, cy, cx]`` is basic indexing, a view of ``feat``, saved by
+    # the product and then written through
+    src = ("import torch\n"
+           "conv = torch.nn.Conv2d(3, 4, 3, padding=1)\n"
+           "gain = torch.randn(2, 4, requires_grad=True)\n"
+           "clicks = torch.randint(0, 8, (2, 2)).tolist()\n"
+           "feat = conv(torch.randn(2, 3, 8, 8))\n"
+           "for b in range(2):\n"
+           "    cy, cx = clicks[b]\n"
+           "    feat[b, :, cy, cx] = feat[b, :, cy, cx] * gain[b]\n"
+           "feat.sum().backward()\n")
+    assert [f[:2] for f in _found(src)] == [("GG202", 8)]
+    # rows of three indices each (tensors: advanced indexing copies): nothing saved is
+    # changed
+    assert _found(src.replace("(2, 2)).tolist()", "(2, 2, 3))").replace(
+        "(2, 4, requires_grad", "(2, 4, 1, requires_grad")) == []

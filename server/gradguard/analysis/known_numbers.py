@@ -20,6 +20,10 @@ def known_int(n: int) -> Val:
 SOME_INT = Val("scalar", ref="int")
 """A Python int of unknown value (an element of ``range(n)``)."""
 
+NUMBERS = Val("scalar", ref="numbers")
+"""Python numbers of unknown value, or (nested) lists of them: what ``t.tolist()`` gives.
+Never a tensor: an element of it used as an index is a Python int (basic indexing)."""
+
 COUNT = Val("scalar", ref="count")
 """The index ``enumerate(xs)`` gives: 0, 1, 2, ... (past 0 in a loop's later passes)."""
 

@@ -13,7 +13,7 @@ from gradguard.analysis import torchapi as T
 from gradguard.analysis.frames import (ClassInfo, FuncRef, TupleType, children_of, dotted,
                                        is_global, literal_int, string_value)
 from gradguard.analysis.param_names import picked_by_name
-from gradguard.analysis.known_numbers import (COMPARISONS, SOME_INT, bounded_compare, int_of, is_int,
+from gradguard.analysis.known_numbers import (COMPARISONS, NUMBERS, SOME_INT, bounded_compare, int_of, is_int,
                                               int_op, known_int, known_number, number_of,
                                               range_length)
 from gradguard.analysis.values import (EMPTY, MODEL_OUTPUT, MODEL_PART, Alts, NONE, SCALAR, UNKNOWN, Binding, dict_of,
@@ -507,6 +507,8 @@ class PythonSemantics:
 
     def _element(self, container: Val) -> Val:
         """What iterating over / indexing a container gives (elements joined)."""
+        if container.kind == "scalar" and container.ref == NUMBERS.ref:
+            return NUMBERS  # (a row of ``t.tolist()``)
         if container.elts:
             return join_all(container.elts)
         if container.kind == "container" and isinstance(container.ref, tuple) and \
@@ -1108,6 +1110,8 @@ class PythonSemantics:
                 for part in (el.slice.lower, el.slice.upper, el.slice.step):
                     if part is not None:
                         self.eval(part)
+        if base.kind == "scalar" and base.ref == NUMBERS.ref:
+            return NUMBERS  # (``rows[b]`` of ``rows = t.tolist()``)
         i = int_of(index_vals[0]) if len(node.slice) == 1 and len(index_vals) == 1 else None
         if base.elts is not None and i is not None and -len(base.elts) <= i < len(base.elts):
             return base.elts[i]
@@ -1189,8 +1193,8 @@ class PythonSemantics:
                 continue
             iv = next(vals, None)
             if iv is not None and (int_of(iv) is not None or
-                                   iv.kind == "scalar" and iv.ref == SOME_INT.ref):
-                continue
+                                   iv.kind == "scalar" and iv.ref in (SOME_INT.ref, NUMBERS.ref)):
+                continue  # (a Python number an index takes is an int: else torch raises)
             v = s.value
             if isinstance(v, cst.UnaryOperation) and isinstance(v.operator, cst.Minus):
                 v = v.expression

@@ -18,7 +18,7 @@ from gradguard.analysis.frames import (ClassInfo, FuncRef, Partial, Trained,
                                        TupleType, children_of, tuple_fields,
                                        dotted, is_global, literal_truth, self_assigned,
                                        string_value)
-from gradguard.analysis.known_numbers import numeric_call
+from gradguard.analysis.known_numbers import NUMBERS, numeric_call
 from gradguard.analysis.module_semantics import copyable, is_super, module_dict_items, ref_kind
 from gradguard.analysis.python_semantics import MAX_ELTS
 from gradguard.analysis.values import (CALLABLE_KINDS, EMPTY, MODEL_OUTPUT, NONE, SCALAR, UNKNOWN, Alts, Binding, Cut, Val,
@@ -866,8 +866,8 @@ class TorchSemantics:
             # backward through it trains what the engine cannot tell
             self.hooked |= recv.segs | ({recv.store} if recv.store is not None else set())
         if attr in T.CUT_METHODS:
-            res = SCALAR if attr in ("size", "dim", "ndimension", "numel", "nelement", "item",
-                                     "tolist") else \
+            res = NUMBERS if attr == "tolist" else \
+                SCALAR if attr in ("size", "dim", "ndimension", "numel", "nelement", "item") else \
                 Val("tensor", store=recv.store) if attr in T.VIEW_METHODS else \
                 Val("tensor", store=self.fresh_store()) if attr in T.NEW_TENSOR_METHODS \
                 else Val("tensor")
