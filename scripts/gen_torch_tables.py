@@ -438,6 +438,9 @@ def _modules(torch) -> dict:
             kept = _params_saved(torch, cls, params, "recurrent" in e)
             if kept is not None:
                 e["saves_params"] = kept
+        changed_by = _params_changed_by(torch, cls, params) if has else None
+        if changed_by:
+            e["changes_params_with"] = changed_by
         saves = _saves(torch, cls, params, "recurrent" in e)
         if saves is not None:
             e["saves"] = saves
@@ -541,6 +544,38 @@ def _saves(torch, cls, params, recurrent: bool) -> str | None:
 # inputs tried, in order, for a module's forward: a batch of features, of sequences,
 # of images, of volumes, and (for embeddings, without grad) of indices
 _MODULE_INPUTS = [(3, 2), (3, 2, 5), (1, 2, 5, 5), (1, 2, 5, 5, 5), "indices"]
+
+
+def _params_changed_by(torch, cls, params) -> list | None:
+    """The options (default None, given a number here) with which the module's forward
+    changes its own parameters in place (``Embedding(max_norm=1.0)`` renormalises the rows
+    it looks up: ``embedding_renorm_``). Probed: a parameter's version counter after one
+    forward on the first input that fits."""
+    rest = list(params.values())[1:]
+    required = [p for p in rest if p.default is p.empty]
+    if any(p.kind in (p.KEYWORD_ONLY, p.VAR_POSITIONAL, p.VAR_KEYWORD) for p in required):
+        return None
+    found = []
+    for opt in (p for p in rest if p.default is None and p.kind == p.POSITIONAL_OR_KEYWORD):
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                m = cls(*[2] * len(required), **{opt.name: 1.0})
+        except Exception:  # noqa: BLE001 - not a number option
+            continue
+        for shape in _MODULE_INPUTS:
+            x = torch.tensor([0, 1, 1]) if shape == "indices" else torch.randn(*shape) * 10
+            before = [p._version for p in m.parameters()]
+            try:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    m(x)
+            except Exception:  # noqa: BLE001 - try the next input
+                continue
+            if [p._version for p in m.parameters()] != before:
+                found.append(opt.name)
+            break
+    return found or None
 
 
 def _params_saved(torch, cls, params, recurrent: bool) -> str | None:

@@ -1331,3 +1331,37 @@ def test_parameters_picked_by_name_are_those_the_names_pass():
      "weight_decay": 0.0},
 ''', "")
     assert [f.code for f in analyze(only_decay).findings] == []
+
+
+# an embedding table with max_norm, read whole by a classifier before the lookups
+MAX_NORM_TABLE = """import torch
+import torch.nn as nn
+
+ent = nn.Embedding(20, 8, max_norm=1.0)
+type_head = nn.Linear(8, 3)
+opt = torch.optim.SGD([*ent.parameters(), *type_head.parameters()], lr=0.1)
+for _ in range(2):
+    type_logits = type_head(ent.weight)
+    h = ent(torch.randint(0, 20, (5,)))
+    loss = type_logits.pow(2).mean() + h.pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+"""
+
+
+def test_an_embedding_with_max_norm_changes_its_weight_in_place_when_called():
+    # torch's docs for nn.Embedding: with max_norm its forward renormalises the weight in
+    # place, so an op that saved the weight before the lookup fails; clone it there
+    f = _only(MAX_NORM_TABLE, "GG202")
+    assert (f.span.start.line, f.message.render()) == (
+        9, "`ent` renormalises its weight in place when called (its max_norm), and "
+           "`type_head(ent.weight)` (line 8) saved that weight for backward")
+    assert f.preferred_fix.title.render() == \
+        "Clone `ent.weight` where `type_head(ent.weight)` saves it"
+    fixed = apply_edits(MAX_NORM_TABLE, f.preferred_fix.edits)
+    assert "    type_logits = type_head(ent.weight.clone())\n" in fixed
+    assert analyze(fixed).findings == ()
+    # without max_norm the lookup leaves the weight alone
+    assert analyze(MAX_NORM_TABLE.replace(", max_norm=1.0", "")).findings == ()
+    assert analyze(MAX_NORM_TABLE.replace("max_norm=1.0", "max_norm=None")).findings == ()

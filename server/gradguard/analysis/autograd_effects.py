@@ -683,17 +683,20 @@ class AutogradEffects:
                     self.mark()
                     self._seen_hazards.add(key)
                     outer_call, outer_root, site = self._site(call, root_node)
-                    if store[0] == "param":
+                    # (a parameter a module's own forward changed, ``Embedding(max_norm=)``
+                    # renormalising its weight, is an in-place change like any other)
+                    param = store[0] == "param" and id(bump[0][0]) not in self.self_changes
+                    if param:
                         outer_call, outer_root, site = self._param_site(
                             call, root_node, outer_call, outer_root, site, bump[0][1])
                     self.inplace.append(InplaceHazard(
-                        "param" if store[0] == "param" else "tensor", outer_call, call,
+                        "param" if param else "tensor", outer_call, call,
                         outer_root, seg, store, bump[0],
                         tuple((fr.id, fr.stmt, fr.func) for fr in self.frames[:site]),
                         dict(self.state.env),
                         tuple((fr.id, fr.stmt, fr.func) for fr in self.frames), self.stamp(),
                         bump[1]))
-                    if store[0] == "param":
+                    if param:
                         return
                     # every other tensor this backward needs and that was changed in
                     # place too (a key cache and a value cache): a fix must undo them all

@@ -86,6 +86,10 @@ class Interpreter(PythonSemantics, Calls, ControlFlow, Unswitching, ImportSemant
         # the change that made that version
         self.bumps: dict = {}
         self.inplace_ctors: dict = {}
+        # torch.nn module refs built with an option that makes their forward change their
+        # parameters in place (``Embedding(max_norm=1.0)``)
+        self.self_changing: set = set()
+        self.self_changes: set = set()  # ids of the calls of those that changed them
         # torch.nn module ref -> (flag, statement) of ``m.inplace = flag`` set after it was built
         self.inplace_flags: dict = {}
         self.inplace_modules: dict = {}
@@ -241,6 +245,8 @@ class Interpreter(PythonSemantics, Calls, ControlFlow, Unswitching, ImportSemant
         other.deps = set(self.deps)
         other.submodules = {k: set(v) for k, v in self.submodules.items()}
         other.inplace_ctors = dict(self.inplace_ctors)
+        other.self_changing = set(self.self_changing)
+        other.self_changes = set(self.self_changes)
         other.inplace_flags = dict(self.inplace_flags)
         other.frozen = set(self.frozen)
         other.maybe_frozen = set(self.maybe_frozen)

@@ -40,6 +40,11 @@ class ModuleSemantics:
         ref = callee.ref if isinstance(callee.ref, tuple) else None
         name = ref[1] if ref is not None and ref[0] == "nn" else None
         self.note_inputs(callee, pos)
+        if ref in self.self_changing:
+            # ``Embedding(max_norm=...)`` renormalises the rows it looks up in place
+            # (whatever the grad mode): a node that saved its weight fails in backward
+            self.self_changes.add(id(call))
+            self.bump(Val("tensor", store=("param", ref)), call)
         info = self._class_of(callee) if name is None else None
         if (name == "Sequential" or info is not None and info.container == "Sequential") \
                 and callee.elts and len(pos) == 1:

@@ -278,6 +278,10 @@ class TorchSemantics:
                 any(literal_truth(n) is True for _, n in pos))
             ref = ("nn", name, id(call), flag, self.call_string())
             self.created.setdefault(ref, next(self._ids))
+            if any(k in kw and literal_truth(kw[k][1]) is not False and
+                   not (isinstance(kw[k][1], cst.Name) and kw[k][1].value == "None")
+                   for k in T.PARAMS_CHANGED_WITH.get(name, ())):
+                self.self_changing.add(ref)
             if flag:
                 self.inplace_ctors[ref] = call
             # nn.ModuleDict({...}), nn.Sequential(OrderedDict([("fc", ...), ...])): named

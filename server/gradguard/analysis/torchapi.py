@@ -245,6 +245,13 @@ ALWAYS_PARAMS_MODULES = frozenset(n for n, e in _db.modules().items() if e.get("
 PARAM_NAMES = {n: frozenset(e["param_names"]) for n, e in _db.modules().items()
                if e.get("param_names")}
 
+# torch.nn modules whose forward changes their own parameters in place when built with
+# one of these options (Embedding's max_norm: embedding_renorm_ of the rows it looks up,
+# "Embedding's forward method will modify the weight tensor in-place"). From the table
+# (the parameters' version counters probed at generation time).
+PARAMS_CHANGED_WITH = {n: frozenset(e["changes_params_with"]) for n, e in _db.modules().items()
+                       if e.get("changes_params_with")}
+
 # isinstance(m, nn.X) of a torch.nn module: the torch.nn classes each is an instance of
 # (itself, nn.Module, and the public classes it derives from: LSTM an RNNBase, LazyLinear a
 # Linear). From the table (issubclass at generation time).

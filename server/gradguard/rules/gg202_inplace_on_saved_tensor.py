@@ -69,6 +69,8 @@ z.sum().backward()
 def build(h: InplaceHazard, interp: Interpreter, src: Source) -> Finding:
     """The GG202 finding: at the in-place operation."""
     node = h.bump[0]
+    if id(node) in interp.self_changes:
+        return _renormalised(h, node, src)
     ctor = interp.inplace_modules.get(id(node), False)
     if ctor and id(node) in interp.container_calls:
         return _in_container(h, interp.inplace_modules.get((id(node), h.store), ctor), node,
@@ -87,6 +89,31 @@ def build(h: InplaceHazard, interp: Interpreter, src: Source) -> Finding:
     if fix is not None and ctor is False:
         fix = _with_siblings(fix, h, interp, src)
     return Finding(RULE.code, src.site(node), message, related, (fix,) if fix else ())
+
+
+def _renormalised(h: InplaceHazard, node, src: Source) -> Finding:
+    """A module whose call changes its own weight in place (``nn.Embedding(max_norm=...)``
+    renormalises the rows it looks up), called after an op saved that weight. torch's
+    documentation of nn.Embedding gives the fix: clone the weight where it is used."""
+    module = src.code(node.func, 40)
+    saver = h.seg.node
+    message = Message(N_("`{module}` renormalises its weight in place when called (its "
+                         "max_norm), and `{op}` (line {saved_line}) saved that weight for "
+                         "backward"),
+                      {"module": module, "op": src.code(saver, 40),
+                       "saved_line": src.line_ref(saver)})
+    related = [Related(src.span(saver), Message(N_("`{name}` was saved for backward here"),
+                                                {"name": f"{module}.weight"}))]
+    if h.node is not node:
+        related.append(Related(src.span(h.node), Message(N_("this backward needs it"), {}),
+                               backward=True))
+    operand = next((a.value for a in getattr(saver, "args", ())
+                    if src.code(a.value, 80) == f"{module}.weight"), None)
+    fix = Fix(Message(N_("Clone `{name}` where `{op}` saves it"),
+                      {"name": f"{module}.weight", "op": src.code(saver, 40)}),
+              (Edit(src.span(operand), f"{module}.weight.clone()"),), preferred=True) \
+        if operand is not None else None
+    return Finding(RULE.code, src.site(node), message, tuple(related), (fix,) if fix else ())
 
 
 def _in_container(h: InplaceHazard, ctor, node, interp: Interpreter,
