@@ -3328,3 +3328,28 @@ def test_an_element_of_tolist_indexes_a_view():
     # changed
     assert _found(src.replace("(2, 2)).tolist()", "(2, 2, 3))").replace(
         "(2, 4, requires_grad", "(2, 4, 1, requires_grad")) == []
+
+
+def test_a_dict_slot_written_through_a_key_variable_is_read_back_through_it():
+    # round-robin multi-task training: each task's loss is stored under the task's key
+    # and backpropagated at once; ``losses[task]`` is this pass's loss, not the first
+    # task's whose graph the previous backward freed
+    src = ("import torch\n"
+           "net = torch.nn.Linear(3, 2)\n"
+           "opt = torch.optim.SGD(net.parameters(), lr=0.1)\n"
+           "for step in range(2):\n"
+           "    losses = {}\n"
+           "    for task in ('a', 'b'):\n"
+           "        losses[task] = net(torch.randn(4, 3)).pow(2).mean()\n"
+           "        opt.zero_grad()\n"
+           "        losses[task].backward()\n"
+           "        opt.step()\n")
+    assert _found(src) == []
+    # the key changed in between: the slot read is the first task's, from the previous
+    # pass, whose graph that pass's backward freed
+    assert [f[0] for f in _found(src.replace(
+        "        opt.zero_grad()\n", "        opt.zero_grad()\n        task = 'a'\n"))] == ["GG102"]
+    # a loss per training step, kept: every step's graph piles up (not so for the two
+    # tasks above, whose loop walks two known keys)
+    assert [f[0] for f in _found(src.replace("for task in ('a', 'b')", "for task in range(50)"))
+            ] == ["GG301"]

@@ -273,10 +273,12 @@ class AutogradEffects:
             cur = self.state.env.get(key)
             held = cur.val.segs if cur is not None else EMPTY
             fresh = self.fresh_in.get(key, ())
+            # (not across a loop over a few known keys or objects: ``losses[task] = ...``
+            # for each of two tasks keeps two graphs, not one per training step)
             passes = frozenset(
                 p for c, p in self.loop_stack
                 if key in self.entry_envs.get(p, ()) and any(s > p for s in val.segs) and
-                not (held and min(held) > p) and p not in fresh and
+                not (held and min(held) > p) and p not in fresh and not c.few and
                 not self._fresh_each_pass(key, c))
             if not passes:
                 return

@@ -392,8 +392,11 @@ class ControlFlow:
                 item = replace(item, alias=alias)
             header = (stmt.iter,)
         body = stmt.body.body
+        few = is_for and (known_strings(it) is not None or bool(it.elts) and (
+            len(it.elts) <= MAX_ELTS and all(known_object(e) for e in it.elts) and
+            len({e.ref for e in it.elts}) == len(it.elts)))
         ctx = LoopCtx(self._loop_key(stmt), stmt, self.frame.id,
-                      body[0] if body else None, header)
+                      body[0] if body else None, header, few)
 
         # ``while True:`` (``while 1:``) ends only at a ``break`` (or a return, a raise)
         forever = not is_for and (literal_truth(stmt.test) is True or (

@@ -114,13 +114,16 @@ class Trained:
 class LoopCtx:
     """A loop being analysed: ``key`` identifies it; ``body`` is where a recomputation
     goes (first statement of the loop body, or of a closure's body); ``header`` holds the
-    expressions evaluated once per loop entry (a ``for`` iterable)."""
+    expressions evaluated once per loop entry (a ``for`` iterable); ``few``: a ``for``
+    over a few known distinct keys or objects (``for task in ("ctr", "cvr")``, ``for m in
+    (actor, critic)``), not over steps or data: what it keeps per pass is bounded."""
 
     key: int
     node: cst.CSTNode
     frame: str
     body: cst.CSTNode | None
     header: tuple = ()
+    few: bool = False
 
 
 @dataclass

@@ -90,6 +90,9 @@ class Interpreter(PythonSemantics, Calls, ControlFlow, Unswitching, ImportSemant
         # parameters in place (``Embedding(max_norm=1.0)``)
         self.self_changing: set = set()
         self.self_changes: set = set()  # ids of the calls of those that changed them
+        # (env key of a dict, name of the key's variable) -> (their bindings, the value)
+        # of the last ``d[k] = v`` (python_semantics._note_slot)
+        self.slot_writes: dict = {}
         # torch.nn module ref -> (flag, statement) of ``m.inplace = flag`` set after it was built
         self.inplace_flags: dict = {}
         self.inplace_modules: dict = {}

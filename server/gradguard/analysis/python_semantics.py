@@ -411,8 +411,35 @@ class PythonSemantics:
                                                       else None,
                                                       self._stored_elts(old.val, index, val)),
                                                   old.stmt)
+                    self._note_slot(key, target, val)
         elif isinstance(target, cst.StarredElement):
             self.store(target.value, val, stmt)
+
+    def _note_slot(self, key, target: cst.Subscript, val: Val) -> None:
+        """``d[k] = v`` with ``k`` a variable: until ``d`` or ``k`` is bound again, ``d[k]``
+        is ``v`` (``losses[task] = ...; losses[task].backward()`` in a loop over tasks
+        reads this task's loss, not an earlier one's)."""
+        index = target.slice[0].slice.value if len(target.slice) == 1 and \
+            isinstance(target.slice[0].slice, cst.Index) else None
+        at = self.lookup_key(index.value) if isinstance(index, cst.Name) else None
+        if at is not None and at in self.state.env:
+            self.slot_writes[(key, index.value)] = (self.state.env[key],
+                                                     self.state.env[at], val)
+
+    def _slot_read(self, node: cst.Subscript) -> Val | None:
+        """What :meth:`_note_slot` says ``d[k]`` holds, when neither was bound since."""
+        index = node.slice[0].slice.value if len(node.slice) == 1 and \
+            isinstance(node.slice[0].slice, cst.Index) else None
+        if not isinstance(index, cst.Name) or not isinstance(node.value, (cst.Name,
+                                                                          cst.Attribute)):
+            return None
+        key = self.key_of(node.value)
+        kept = self.slot_writes.get((key, index.value)) if key is not None else None
+        at = self.lookup_key(index.value)
+        if kept is None or at is None or self.state.env.get(key) is not kept[0] or \
+                self.state.env.get(at) is not kept[1]:
+            return None
+        return kept[2]
 
     def _key_each_element(self, holder, name: str, val: Val) -> None:
         """The list of dicts of known string keys at env key ``holder`` after a loop over
@@ -1101,6 +1128,9 @@ class PythonSemantics:
             "unknown", base.segs, base.leaf, MODEL_PART if base.ref == MODEL_PART else None)
 
     def eval_subscript(self, node: cst.Subscript) -> Val:
+        kept = self._slot_read(node)
+        if kept is not None:
+            return kept
         base = self.eval(node.value)
         index_vals = []
         for el in node.slice:
