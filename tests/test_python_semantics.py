@@ -3353,3 +3353,20 @@ def test_a_dict_slot_written_through_a_key_variable_is_read_back_through_it():
     # tasks above, whose loop walks two known keys)
     assert [f[0] for f in _found(src.replace("for task in ('a', 'b')", "for task in range(50)"))
             ] == ["GG301"]
+
+
+def test_the_sum_of_python_numbers_is_a_number():
+    # ``DIM = sum(SIZES)`` is an int: ``grads.view(-1, DIM)`` is a view of gradients
+    # returned without create_graph, which have no graph, so the penalty's backward raises
+    src = ("import torch\n"
+           "SIZES = [2, 2]\n"
+           "DIM = sum(SIZES)\n"
+           "D = torch.nn.Linear(4, 1)\n"
+           "x = torch.randn(8, 4, requires_grad=True)\n"
+           "scores = D(x)\n"
+           "grads = torch.autograd.grad(scores, x, torch.ones_like(scores))[0]\n"
+           "gp = ((grads.view(-1, DIM).norm(2, dim=1) - 1) ** 2).mean()\n"
+           "gp.backward()\n")
+    assert [f[:2] for f in _found(src)] == [("GG401", 9)]
+    assert _found(src.replace("torch.ones_like(scores))", "torch.ones_like(scores), "
+                              "create_graph=True)")) == []

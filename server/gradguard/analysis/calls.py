@@ -13,7 +13,8 @@ from gradguard.analysis.frames import (MAX_DEPTH, MAX_FOREIGN_DEPTH, MAX_FOREIGN
                                        Frame, FuncRef, Partial, TupleType, calls_in, dotted,
                                        is_global, literal_int, self_assigned, string_value,
                                        walk_scope)
-from gradguard.analysis.known_numbers import COUNT, int_of, known_int, numeric_call, range_length
+from gradguard.analysis.known_numbers import (COUNT, int_of, known_int, known_number, number_of,
+                                              numeric_call, range_length)
 from gradguard.analysis.values import (CALLABLE_KINDS, EMPTY, MODEL_PART, Alts, NONE, SCALAR, UNKNOWN, Binding,
                                        Val, dict_items, dict_of, dict_of_pairs, dict_sure_keys, join,
                                        join_all, join_states, merge_src, module_refs,
@@ -302,6 +303,12 @@ class Calls:
                 item = self._iterated(pos[0][0])
                 if item.kind == "tensor" or item.grad:
                     return self.op(call, "sum", [item] + [v for v, _ in pos[1:]], saves=False)
+                if item.kind == "scalar" and all(v.kind == "scalar" for v, _ in pos[1:]):
+                    # of Python numbers (``sum(CAT_SIZES)``): a number, no tensor
+                    nums = [number_of(e) for e in pos[0][0].elts or ()] + \
+                        [number_of(v) for v, _ in pos[1:]]
+                    known = known_number(sum(nums)) if nums and None not in nums else None
+                    return known or SCALAR
             if func_node.value in ("sum", "min", "max", "abs", "next", "getattr"):
                 return self._propagate(vals)
         return self._propagate(vals)
