@@ -348,6 +348,30 @@ def test_gg301_running_loss_and_item_fix():
     assert analyze(fixed).findings == ()
 
 
+def test_gg301_names_the_elements_of_a_record_that_hold_the_graphs():
+    # a history of per-epoch records: the validation loss (computed with grad on) keeps
+    # its graph in each record; the epoch number and the train loss (.item()) do not
+    src = ("import torch\n"
+           "net = torch.nn.Linear(2, 1)\n"
+           "opt = torch.optim.SGD(net.parameters(), lr=0.1)\n"
+           "history = []\n"
+           "for epoch in range(3):\n"
+           "    loss = net(torch.randn(4, 2)).pow(2).mean()\n"
+           "    opt.zero_grad()\n"
+           "    loss.backward()\n"
+           "    opt.step()\n"
+           "    vali = net(torch.randn(4, 2)).pow(2).mean()\n"
+           "    history.append({\"epoch\": epoch, \"train\": loss.item(),\n"
+           "                    \"vali\": vali})\n")
+    f = _only(src, "GG301")
+    assert (f.span.start.line, f.span.start.column) == (12, 28)
+    assert f.message.render() == ("`history` accumulates `vali` with its autograd graph: every "
+                                  "iteration's graph stays in memory")
+    fixed = apply_edits(src, f.preferred_fix.edits)
+    assert fixed.endswith("                    \"vali\": vali.detach()})\n")
+    assert analyze(fixed).findings == ()
+
+
 def test_gg301_sum_kept_before_the_backward_of_its_term():
     # the backward frees the saved tensors, but loss_sum keeps every step's nodes (~45 KB
     # a step for eight Linear layers, measured); backpropagating the sum itself uses it

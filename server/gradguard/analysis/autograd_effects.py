@@ -313,7 +313,7 @@ class AutogradEffects:
             self.accumulations[id(node)] = Accumulation(
                 node, acc_node, value_node, val.segs, passes, evaluating,
                 tuple((f.id, f.stmt, f.func) for f in self.frames), live, made, key,
-                val.kind in ("tuple", "container"))
+                val.kind in ("tuple", "container"), parts=_graph_parts(value_node, val))
         else:
             rec.segs |= val.segs
             rec.heads |= made
@@ -840,3 +840,26 @@ def _autocast_lowers(node, label: str) -> bool:
     it saves are casted copies of its inputs."""
     return label in T.AUTOCAST_LOWER_OPS or isinstance(node, cst.BinaryOperation) and \
         isinstance(node.operator, cst.MatrixMultiply)
+
+
+def _graph_parts(node, val: Val) -> tuple:
+    """The elements of a dict, list or tuple display ``node`` (of value ``val``) that
+    hold a graph, when each of those is a tensor; else ()."""
+    if isinstance(node, cst.Dict):
+        items = dict_items(val)
+        elements = [e for e in node.elements if isinstance(e, cst.DictElement)]
+        if items is None or len(elements) != len(node.elements) or \
+                len(items[1]) != len(elements):
+            return ()
+        pairs = [(e.value, v) for e, v in zip(elements, items[1])]
+    elif isinstance(node, (cst.List, cst.Tuple)) and val.elts is not None and \
+            len(val.elts) == len(node.elements) and \
+            all(isinstance(e, cst.Element) for e in node.elements):
+        pairs = [(e.value, v) for e, v in zip(node.elements, val.elts)]
+    else:
+        return ()
+    held = [(n, v) for n, v in pairs if v.segs]
+    if not held or any(v.kind != "tensor" for _, v in held):
+        return ()
+    return tuple(n for n, _ in held)
+

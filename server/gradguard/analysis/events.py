@@ -108,6 +108,9 @@ class Accumulation:
     # ``emptied_passes`` (``if i % 100 == 0: total = 0``): graphs pile up only until then
     emptied: cst.CSTNode | None = None
     emptied_passes: frozenset = frozenset()
+    # the value is a dict, list or tuple display: its elements that hold the graphs
+    # (``{"epoch": epoch, "vali": vali_loss}``: ``vali_loss``), each a tensor
+    parts: tuple = ()
 
 
 @dataclass

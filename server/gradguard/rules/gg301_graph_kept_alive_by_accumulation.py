@@ -74,7 +74,8 @@ for _ in range(3):
 def build(rec: Accumulation, interp: Interpreter, src: Source) -> Finding:
     """The GG301 finding at the accumulation."""
     acc = src.code(rec.acc, 40)
-    value = src.code(rec.value, 40) if rec.value is not None else "value"
+    value = ", ".join(src.code(p, 40) for p in rec.parts) if rec.parts else \
+        src.code(rec.value, 40) if rec.value is not None else "value"
     args = {"acc": acc, "value": value}
     related = ()
     if rec.emptied is not None and rec.passes <= rec.emptied_passes:
@@ -86,7 +87,8 @@ def build(rec: Accumulation, interp: Interpreter, src: Source) -> Finding:
     else:
         message = Message(N_("`{acc}` accumulates `{value}` with its autograd graph: every "
                              "iteration's graph stays in memory"), args)
-    site = src.span(rec.node)
+    # (at the first element of a dict or list display that holds a graph)
+    site = src.span(rec.parts[0] if rec.parts else rec.node)
     call = _handed_in(rec, interp, src)
     func = rec.frames[-1][2] if rec.frames else None
     here = None  # where it piles up, when the finding is at the call that hands it in
@@ -132,12 +134,16 @@ def _handed_in(rec: Accumulation, interp: Interpreter, src: Source):
 
 def detach_fix(rec: Accumulation, src: Source) -> tuple[Fix, ...]:
     """Accumulate ``value.detach()`` instead of ``value``."""
-    node = rec.value
-    if node is None or rec.container:
+    nodes = rec.parts or ((rec.value,) if rec.value is not None and not rec.container
+                          else ())
+    if not nodes:
         return ()  # (a tuple, list or dict has no .detach(): each tensor in it would need it)
-    text = src.module.code_for_node(node)
-    if not isinstance(node, (cst.Name, cst.Attribute, cst.Call, cst.Subscript)):
-        text = f"({text})"
+    edits = []
+    for node in nodes:
+        text = src.module.code_for_node(node)
+        if not isinstance(node, (cst.Name, cst.Attribute, cst.Call, cst.Subscript)):
+            text = f"({text})"
+        edits.append(Edit(src.span(node), f"{text}.detach()"))
     return (Fix(Message(N_("Accumulate `{value}` without its graph (.detach())"),
-                        {"value": src.code(node, 40)}),
-                (Edit(src.span(node), f"{text}.detach()"),), preferred=True),)
+                        {"value": ", ".join(src.code(n, 40) for n in nodes)}),
+                tuple(edits), preferred=True),)
