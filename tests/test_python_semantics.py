@@ -3370,3 +3370,28 @@ def test_the_sum_of_python_numbers_is_a_number():
     assert [f[:2] for f in _found(src)] == [("GG401", 9)]
     assert _found(src.replace("torch.ones_like(scores))", "torch.ones_like(scores), "
                               "create_graph=True)")) == []
+
+
+def test_appending_to_one_entry_of_a_dict_of_known_keys_changes_that_entry_only():
+    # an episode record: observations (no graph) and actions (with the acting graph);
+    # the learner reads only the observations, so its backward walks no stored graph
+    src = ("import torch\n"
+           "net = torch.nn.Linear(3, 2)\n"
+           "opt = torch.optim.SGD(net.parameters(), lr=0.1)\n"
+           "episodes = []\n"
+           "for it in range(3):\n"
+           "    ep = {\"obs\": [], \"act\": []}\n"
+           "    obs = torch.randn(3)\n"
+           "    ep[\"obs\"].append(obs)\n"
+           "    ep[\"act\"].append(net(obs))\n"
+           "    episodes.append({k: torch.stack(v) for k, v in ep.items()})\n"
+           "    loss = 0.0\n"
+           "    for e in episodes:\n"
+           "        loss = loss + net(e[\"obs\"]).pow(2).mean()\n"
+           "    opt.zero_grad()\n"
+           "    loss.backward()\n"
+           "    opt.step()\n")
+    # the stored actions keep every iteration's graph (a leak), nothing raises
+    assert [f[:2] for f in _found(src)] == [("GG301", 10)]
+    # reading the actions walks the first iteration's freed graph again
+    assert [f[0] for f in _found(src.replace('net(e["obs"])', 'e["act"]'))] == ["GG102"]

@@ -462,6 +462,11 @@ class TorchSemantics:
         """The container at ``key`` after ``recv.<attr>(*vals)`` (``append``, ``extend``,
         ``add``...); ``weak``: it may have happened (the result joins the old value)."""
         old = self.state.env.get(key)
+        self.state.env[key] = Binding(self._added(key, recv, attr, pos, vals, weak),
+                                      old.stmt if old else self.frame.stmt)
+
+    def _added(self, key, recv: Val, attr: str, pos, vals, weak: bool = False) -> Val:
+        """The container ``recv`` (held at env key ``key``) after ``recv.<attr>(*vals)``."""
         new = join_all([recv] + vals)
         # what this iteration of the loop built and adds is that element's own
         # graph (a list of per-iteration losses holds a graph per element), when the
@@ -489,7 +494,23 @@ class TorchSemantics:
                   src=merge_src([recv] + vals))
         if weak:
             out = replace(join(recv, out), store=store)
-        self.state.env[key] = Binding(out, old.stmt if old else self.frame.stmt)
+        return out
+
+    def _string_slot(self, node, holder: Val) -> str | None:
+        """The key of ``node``, ``d["obs"]`` (or ``d[k]`` with ``k`` a known string), when
+        ``d`` holds ``holder``, a dict of known keys that surely has that one (a list
+        there: its ``append`` changes that entry only); else None."""
+        if not isinstance(node, cst.Subscript) or len(node.slice) != 1 or \
+                not isinstance(node.slice[0].slice, cst.Index):
+            return None
+        index = self.eval(node.slice[0].slice.value)
+        items = dict_items(holder)
+        if not (isinstance(index.ref, tuple) and index.ref[0] == "str") or not items:
+            return None
+        key = index.ref[1]
+        value = items[1][items[0].index(key)] if key in items[0] else None
+        return key if key in dict_sure_keys(holder) and value is not None and \
+            value.kind == "container" and dict_items(value) is None else None
 
     @staticmethod
     def _holder(node: cst.BaseExpression) -> cst.BaseExpression | None:
@@ -772,9 +793,20 @@ class TorchSemantics:
             outer = self._holder(func.value)
             key = self.key_of(outer) if outer is not None else None
             if key is not None and key in self.state.env:
+                b = self.state.env[key]
+                slot = self._string_slot(func.value, b.val)
+                if slot is not None:
+                    # ``episode["obs"].append(obs)`` of a dict of known keys: that key's
+                    # list gets it, the others stay as they were
+                    keys, values = dict_items(b.val)
+                    values = tuple(self._added(key, v, attr, pos, vals) if k == slot else v
+                                   for k, v in zip(keys, values))
+                    self.state.env[key] = Binding(
+                        dict_of(keys, values, dict_sure_keys(b.val)), b.stmt)
+                    return NONE
                 # ``records[name].append(out)``, ``d.setdefault(k, []).append(out)``: the
                 # container the list is in holds ``out`` too (one level down)
-                self._add_to(key, self.state.env[key].val, "add", pos, vals, weak=True)
+                self._add_to(key, b.val, "add", pos, vals, weak=True)
             return NONE
         if attr == "clear" and not pos and not kw and recv.kind != "module":
             # (a tensor has no clear(): this is a list or dict) ``records[k].clear()``, ``for
