@@ -3395,3 +3395,43 @@ def test_appending_to_one_entry_of_a_dict_of_known_keys_changes_that_entry_only(
     assert [f[:2] for f in _found(src)] == [("GG301", 10)]
     # reading the actions walks the first iteration's freed graph again
     assert [f[0] for f in _found(src.replace('net(e["obs"])', 'e["act"]'))] == ["GG102"]
+
+
+FIRST_ORDER_MAML = """from collections import OrderedDict
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class MLP(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.l1 = nn.Linear(3, 4)
+
+    def forward(self, x, params=None):
+        p = params if params is not None else OrderedDict(self.named_parameters())
+        return F.linear(x, p["l1.weight"], p["l1.bias"])
+
+
+def update(loss, params, first_order):
+    grads = torch.autograd.grad(loss, params.values(), create_graph=not first_order)
+    return OrderedDict((n, p - 0.1 * g) for (n, p), g in zip(params.items(), grads))
+
+
+model = MLP()
+x = torch.randn(6, 3)
+params = OrderedDict(model.named_parameters())
+logits = model(x, params)
+support, query = logits[:3], logits[3:]
+params = update(support.pow(2).mean(), params, first_order=True)
+outer = model(x, params).pow(2).mean() + query.pow(2).mean()
+outer.backward()
+"""
+
+
+def test_an_ordered_dict_of_named_parameters_and_a_flag_negated():
+    # OrderedDict(pairs) is a dict of those pairs; ``create_graph=not first_order`` with
+    # first_order=True is False: the inner gradient frees the batched forward's graph,
+    # and the query half of its logits is backpropagated again
+    assert [f[:2] for f in _found(FIRST_ORDER_MAML)] == [("GG101", 29)]
+    assert _found(FIRST_ORDER_MAML.replace("first_order=True)", "first_order=False)")) == []

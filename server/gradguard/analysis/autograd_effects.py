@@ -623,21 +623,33 @@ class AutogradEffects:
         ri, ci = T.RETAIN_POSITION[api]
         r, c = _arg_node(pos, kw, "retain_graph", ri), _arg_node(pos, kw, "create_graph", ci)
         if r is not None:
-            t = literal_truth(r)
+            t = self._flag(r)
             if isinstance(r, cst.Name) and r.value == "None":
                 t = None
                 r = None
             else:
                 return t
         if c is not None:
-            return literal_truth(c)
+            return self._flag(c)
         return False
 
-    @staticmethod
-    def _creates_graph(api: str, pos, kw) -> bool:
+    def _flag(self, node) -> bool | None:
+        """The bool a flag argument is: a literal, or a name, attribute or ``not`` of one
+        known to hold one (``create_graph=not first_order``); None when not known."""
+        lit = literal_truth(node)
+        if lit is not None:
+            return lit
+        inner = node.expression if isinstance(node, cst.UnaryOperation) and \
+            isinstance(node.operator, cst.Not) else node
+        if not isinstance(inner, (cst.Name, cst.Attribute)):
+            return None  # (evaluated once already: not again, for what it may do)
+        v = self.eval(node)
+        return v.ref if v.kind == "scalar" and isinstance(v.ref, bool) else None
+
+    def _creates_graph(self, api: str, pos, kw) -> bool:
         """Whether the call says ``create_graph=True`` (by keyword or position)."""
         node = _arg_node(pos, kw, "create_graph", T.RETAIN_POSITION[api][1])
-        return node is not None and literal_truth(node) is True
+        return node is not None and self._flag(node) is True
 
     def _check_retained_carry(self, call, root_node, val: Val) -> None:
         """``retain_graph=True`` in a loop whose backward reaches a segment built in an

@@ -175,9 +175,10 @@ class TorchSemantics:
             return Val("container", ref=("elem", self._construct(call, pos[0][0].ref, [], {})))
         if path == "collections.defaultdict" and not kw and len(pos) <= 1:
             return Val("container", ref="dict")  # (a key read is a key added)
-        if path == "collections.OrderedDict" and not kw and len(pos) == 1 and \
-                dict_of_pairs(pos[0][0]) is not None:
-            return dict_of_pairs(pos[0][0])
+        if path == "collections.OrderedDict" and not kw and len(pos) == 1:
+            # a dict of those pairs, as ``dict(pairs)`` (``OrderedDict(m.named_parameters())``)
+            v = pos[0][0]
+            return dict_of_pairs(v) or Val("container", v.segs, v.leaf, "dict", each=v.each)
         if path == "copy.deepcopy" and len(pos) == 1 and pos[0][0].kind == "module" and \
                 (copyable(pos[0][0].ref) or ref_kind(pos[0][0].ref) == "self"):
             return self._copied_module(call, pos[0][0], {})
