@@ -1579,6 +1579,51 @@ def test_gg402_an_optimizer_over_tensors_no_backward_reaches():
         "gradients stay None and `[lam]` does not train")
 
 
+# a memory layer's key table gets an optimizer of its own; its scores are computed under
+# no_grad (for the top-k selection) and then used as the mixing weights
+KEYS_UNDER_NO_GRAD = """import torch
+import torch.nn as nn
+
+
+class Memory(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.proj = nn.Linear(4, 4)
+        self.keys = nn.Parameter(torch.randn(8, 4))
+
+    def forward(self, h):
+        q = self.proj(h)
+        with torch.no_grad():
+            scores = q @ self.keys.t()
+        return (torch.softmax(scores, -1) * q.sum(-1, keepdim=True)).sum()
+
+
+model = Memory()
+opt = torch.optim.Adam(model.proj.parameters(), lr=1e-3)
+opt_keys = torch.optim.Adam([model.keys], lr=1e-2)
+for step in range(3):
+    loss = model(torch.randn(5, 4))
+    opt.zero_grad()
+    opt_keys.zero_grad()
+    loss.backward()
+    opt.step()
+    opt_keys.step()
+"""
+
+
+def test_gg402_an_optimizer_given_one_parameter_attribute_of_a_module():
+    # ``Adam([model.keys])`` trains that parameter, not the whole module (whose proj the
+    # backward does reach)
+    (f,) = analyze(KEYS_UNDER_NO_GRAD).findings
+    assert (f.code, f.span.start.line) == ("GG402", 27)
+    assert f.message.render().startswith(
+        "`opt_keys` steps the parameters of `[model.keys]`, but no backward of this loop "
+        "reaches them")
+    assert codes(KEYS_UNDER_NO_GRAD.replace("        with torch.no_grad():\n"
+                                            "            scores = q @ self.keys.t()\n",
+                                            "        scores = q @ self.keys.t()\n")) == []
+
+
 # an inverse PINN: the coefficients reach the residual through a helper's torch.as_tensor,
 # a copy (a new leaf); the network's input derivatives come from autograd.grad, which
 # sets no .grad, and the inputs concatenated with torch.cat are the data's, not parameters

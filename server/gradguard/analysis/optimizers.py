@@ -52,6 +52,16 @@ class OptimizerSemantics:
                 if isinstance(v.ref, tuple):
                     refs.add(v.ref)
                     given[sub] = v.ref
+        if not names and isinstance(first, (cst.List, cst.Tuple)) and first.elements and all(
+                isinstance(e, cst.Element) and isinstance(e.value, (cst.Name, cst.Attribute))
+                for e in first.elements):
+            # ``Adam([self.log_alpha])``, ``Adam([model.memory.keys])``: tensors of their
+            # own (a module's parameter attribute among them: that one, not the module's
+            # other parameters)
+            vals = [self.eval(e.value) for e in first.elements]
+            if all(v.kind == "tensor" and v.store is not None for v in vals):
+                return Trained(frozenset(), frozenset(), site=call,
+                               stores=frozenset(v.store for v in vals))
         pure = _only_parameters(first)
         owners = param_owners(pos[0][0]) if pos and not call.args[0].keyword else None
         if owners and all(isinstance(r, tuple) for r in owners) and not (
@@ -76,14 +86,6 @@ class OptimizerSemantics:
                     names = {label + ("()" if not first.args else "(...)")}
             refs, pure = set(owners), True
         if not names:
-            if isinstance(first, (cst.List, cst.Tuple)) and first.elements and all(
-                    isinstance(e, cst.Element) and isinstance(e.value, (cst.Name, cst.Attribute))
-                    for e in first.elements):
-                # ``Adam([self.log_alpha])``: tensors of their own, no module's parameters
-                vals = [self.eval(e.value) for e in first.elements]
-                if all(v.kind == "tensor" and v.store is not None for v in vals):
-                    return Trained(frozenset(), frozenset(), site=call,
-                                   stores=frozenset(v.store for v in vals))
             return None
         keys = tuple((name, key) for name in sorted(names) if name.isidentifier()
                      for key in (self.lookup_key(name),) if key is not None)
