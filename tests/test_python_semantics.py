@@ -3435,3 +3435,88 @@ def test_an_ordered_dict_of_named_parameters_and_a_flag_negated():
     # and the query half of its logits is backpropagated again
     assert [f[:2] for f in _found(FIRST_ORDER_MAML)] == [("GG101", 29)]
     assert _found(FIRST_ORDER_MAML.replace("first_order=True)", "first_order=False)")) == []
+
+
+def test_the_parts_of_a_shape_are_python_ints():
+    # ``b, c, h, w = f.shape`` are ints: the Gram matrix of a detached feature map is
+    # known to have no graph, so its loss's backward raises
+    src = ("import torch\n"
+           "conv = torch.nn.Conv2d(3, 4, 3)\n"
+           "\n"
+           "\n"
+           "def gram(f):\n"
+           "    b, c, h, w = f.shape\n"
+           "    f = f.view(b, c, h * w)\n"
+           "    return f @ f.transpose(1, 2) / (c * h * w)\n"
+           "\n"
+           "\n"
+           "feats = conv(torch.rand(2, 3, 8, 8)).detach()\n"
+           "loss = gram(feats).sum()\n"
+           "loss.backward()\n")
+    assert [f[:2] for f in _found(src)] == [("GG401", 13)]
+    assert _found(src.replace(").detach()", ")")) == []
+
+
+LORA_INJECTED = """import torch
+import torch.nn as nn
+from torch.utils.checkpoint import checkpoint
+
+
+class LoRA(nn.Module):
+    def __init__(self, base):
+        super().__init__()
+        self.base = base
+        self.A = nn.Parameter(torch.randn(2, 4))
+        self.B = nn.Parameter(torch.zeros(4, 2))
+
+    def forward(self, x):
+        return self.base(x) + x @ self.A.t() @ self.B.t()
+
+
+class Block(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.q, self.v = nn.Linear(4, 4), nn.Linear(4, 4)
+
+    def forward(self, x):
+        return self.q(x) + self.v(x)
+
+
+class LM(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.embed = nn.Embedding(10, 4)
+        self.block = Block()
+        self.use_reentrant = False
+
+    def forward(self, idx):
+        return checkpoint(self.block, self.embed(idx), use_reentrant=self.use_reentrant).sum()
+
+
+def inject(model, targets):
+    for p in model.parameters():
+        p.requires_grad_(False)
+    for name in targets:
+        setattr(model.block, name, LoRA(getattr(model.block, name)))
+    return [model.block.q.A, model.block.q.B, model.block.v.A, model.block.v.B]
+
+
+model = LM()
+opt = torch.optim.AdamW(inject(model, ("q", "v")), lr=1e-3)
+for _ in range(2):
+    loss = model(torch.randint(0, 10, (3, 5)))
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+"""
+
+
+def test_a_loop_over_attribute_names_runs_with_each_name():
+    # ``setattr(block, name, LoRA(...))`` for each of "q" and "v": both projections get
+    # adapters that require grad, so the frozen model's loss has a graph
+    assert _found(LORA_INJECTED) == []
+    # a reentrant checkpoint (``use_reentrant`` read from the attribute) of the frozen
+    # embedding's output runs as under no_grad: the loss has no graph
+    assert [f[:2] for f in _found(LORA_INJECTED.replace("self.use_reentrant = False",
+                                                        "self.use_reentrant = True"))] == \
+        [("GG401", 50)]

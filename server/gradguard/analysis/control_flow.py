@@ -10,6 +10,7 @@ import itertools
 from dataclasses import replace
 
 import libcst as cst
+import libcst.matchers as m
 
 from gradguard.analysis import torchapi as T
 from gradguard.analysis.frames import LOOP_PASSES, MAX_LOOP_NESTING, LoopCtx, literal_int, \
@@ -519,7 +520,7 @@ class ControlFlow:
             # ``for level in range(2): if level == 0: num = probs`` (each pass takes its
             # own branch): each index in turn
             elements = [known_int(i) for i in range(*it.ref[2])]
-        elif self._names_in_constructor(it):
+        elif self._names_in_constructor(it) or self._attribute_names(stmt, it):
             # ``for name in ("block1", "block2"): getattr(self, name)...``: each name
             elements = list(it.elts)
             unroll = True
@@ -597,6 +598,17 @@ class ControlFlow:
                 e.kind == "scalar" and isinstance(e.ref, tuple) and e.ref[0] == "str"
                 for e in it.elts) and \
             isinstance(func, cst.FunctionDef) and func.name.value == "__init__"
+
+    def _attribute_names(self, stmt: cst.For, it: Val) -> bool:
+        """A loop over a few strings of known value whose body uses its variable as an
+        attribute name (``for name in targets: setattr(block, name, LoRA(getattr(block,
+        name)))``): each pass runs with its own name, so each attribute is the one set."""
+        if not (it.kind in ("tuple", "container") and it.elts is not None and
+                0 < len(it.elts) <= MAX_ELTS and all(
+                    e.kind == "scalar" and isinstance(e.ref, tuple) and e.ref[0] == "str"
+                    for e in it.elts)) or not isinstance(stmt.target, cst.Name):
+            return False
+        return self.code_fact(_names_attribute, stmt) == stmt.target.value
 
     def _module_sequence(self, node, it: Val) -> list | None:
         """``for layer in self.layers`` (``enumerate(self.layers)``) over an
@@ -965,3 +977,15 @@ def _bound_names(node) -> frozenset:
         elif isinstance(n, cst.AsName):
             names |= {t.value for t in names_in(n.name)}
     return frozenset(names)
+
+
+def _names_attribute(stmt: cst.For) -> str | None:
+    """The loop variable of ``stmt`` when its body hands it to ``getattr`` / ``setattr`` /
+    ``hasattr`` / ``delattr`` as the attribute name; else None."""
+    name = stmt.target.value if isinstance(stmt.target, cst.Name) else None
+    used = m.findall(stmt.body, m.Call(
+        func=m.Name("getattr") | m.Name("setattr") | m.Name("hasattr") | m.Name("delattr"),
+        args=[m.DoNotCare(), m.Arg(value=m.Name(name) if name else m.DoNotCare()),
+              m.ZeroOrMore()]))
+    return name if name is not None and used else None
+

@@ -1111,7 +1111,9 @@ class PythonSemantics:
                 # ``x.variable_data()``), nor do they give ``x`` a graph
                 return self.cut_value("data", node, base, Val(
                     "tensor", store=("data", base.store) if base.store is not None else None))
-            return Val("tensor") if attr in ("data", "grad") else SCALAR
+            # (``b, c, h, w = x.shape``: Python ints, a torch.Size being a tuple of them)
+            return Val("tensor") if attr in ("data", "grad") else \
+                NUMBERS if attr == "shape" else SCALAR
         if base.kind == "tuple" and isinstance(base.ref, TupleType) and base.elts is not None \
                 and attr in base.ref.fields:
             # a named tuple's field: that element

@@ -136,7 +136,7 @@ class TorchSemantics:
         rest = {k: v for k, v in kw.items() if k not in (
             "use_reentrant", "preserve_rng_state", "context_fn", "determinism_check", "debug")}
         flag = kw.get("use_reentrant")
-        reentrant = flag is None or literal_truth(flag[1]) is True
+        reentrant = flag is None or _truth(flag) is True
         tensors = [v for v, _ in args if v.kind == "tensor"]
         if reentrant and tensors and not any(v.grad for v, _ in args) and \
                 all(v.src is not None for v in tensors):
@@ -903,8 +903,9 @@ class TorchSemantics:
             # backward through it trains what the engine cannot tell
             self.hooked |= recv.segs | ({recv.store} if recv.store is not None else set())
         if attr in T.CUT_METHODS:
-            res = NUMBERS if attr == "tolist" else \
-                SCALAR if attr in ("size", "dim", "ndimension", "numel", "nelement", "item") else \
+            res = NUMBERS if attr in ("tolist", "size", "dim", "ndimension", "numel",
+                                     "nelement") else \
+                SCALAR if attr == "item" else \
                 Val("tensor", store=recv.store) if attr in T.VIEW_METHODS else \
                 Val("tensor", store=self.fresh_store()) if attr in T.NEW_TENSOR_METHODS \
                 else Val("tensor")
