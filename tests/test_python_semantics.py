@@ -3520,3 +3520,24 @@ def test_a_loop_over_attribute_names_runs_with_each_name():
     assert [f[:2] for f in _found(LORA_INJECTED.replace("self.use_reentrant = False",
                                                         "self.use_reentrant = True"))] == \
         [("GG401", 50)]
+
+
+def test_an_ema_of_loss_tensors_in_a_dict_started_by_a_conditional_expression():
+    # ``ema[t] = loss if prev is None else beta * prev + (1 - beta) * loss`` with ``prev =
+    # ema[t]``: each step's loss graph joins the moving average kept across steps
+    src = ("import torch\n"
+           "net = torch.nn.Linear(3, 2)\n"
+           "opt = torch.optim.SGD(net.parameters(), lr=0.1)\n"
+           "ema = {\"a\": None, \"b\": None}\n"
+           "for step in range(3):\n"
+           "    out = net(torch.randn(4, 3))\n"
+           "    losses = {\"a\": out[:, 0].pow(2).mean(), \"b\": out[:, 1].abs().mean()}\n"
+           "    for t, loss in losses.items():\n"
+           "        prev = ema[t]\n"
+           "        ema[t] = loss if prev is None else 0.9 * prev + (1 - 0.9) * loss\n"
+           "    opt.zero_grad()\n"
+           "    sum(losses.values()).backward()\n"
+           "    opt.step()\n")
+    assert [f[:2] for f in _found(src)] == [("GG301", 10)]
+    assert _found(src.replace("(1 - 0.9) * loss\n", "(1 - 0.9) * loss.item()\n").replace(
+        "loss if prev", "loss.item() if prev")) == []

@@ -374,7 +374,13 @@ class PythonSemantics:
                 if slot is not None:
                     items = dict_items(old.val)
                     prev = dict(zip(*items)).get(index.ref[1])
-                    term = _stored_term(stmt, target)
+
+                    def holds_prev(n) -> bool:  # (``prev = d[k]`` read before)
+                        b = self.state.env.get(self.lookup_key(n.value)) \
+                            if isinstance(n, cst.Name) else None
+                        return b is not None and prev is not None and bool(prev.segs) and \
+                            b.val.segs == prev.segs
+                    term = _stored_term(stmt, target, holds_prev)
                     if prev is not None and prev.segs and prev.segs < val.segs and \
                             term is not None:
                         # ``d[k] = d.get(k, 0) + loss[k]``: the slot's new value is made
@@ -1420,18 +1426,27 @@ def _additive_terms(node) -> list:
     return [node]
 
 
-def _stored_term(stmt, target):
+def _stored_term(stmt, target, holds_prev=lambda n: False):
     """What ``d[k] = ...`` on line ``stmt`` adds to ``d``: the assigned value, or, for a
-    sum with a term that reads ``d`` (``d.get(k, 0) + loss[k]``, ``d[k] + loss``), its
-    other term; None when not one expression."""
+    sum with a term that reads ``d`` (``d.get(k, 0) + loss[k]``, ``d[k] + loss``) or a
+    name holding the slot's old value (``holds_prev``: ``prev = d[k]``), its other term;
+    for a conditional expression that starts the slot on the first pass (``loss if prev
+    is None else beta * prev + (1 - beta) * loss``), that of its sum; None when not one
+    expression."""
     assign = stmt.body[0] if isinstance(stmt, cst.SimpleStatementLine) and \
         len(stmt.body) == 1 and isinstance(stmt.body[0], cst.Assign) else None
     if assign is None or assign.targets[0].target is not target:
         return None
-    terms = _additive_terms(assign.value)
+    value = assign.value
+    if isinstance(value, cst.IfExp):
+        sums = [b for b in (value.body, value.orelse) if len(_additive_terms(b)) >= 2]
+        if len(sums) != 1:
+            return None
+        value = sums[0]
+    terms = _additive_terms(value)
     others = [t for t in terms if not m.findall(t, m.MatchIfTrue(
-        lambda n: n.deep_equals(target.value)))]
-    return others[0] if len(terms) > 1 and len(others) == 1 else assign.value
+        lambda n: n.deep_equals(target.value) or holds_prev(n)))]
+    return others[0] if len(terms) > 1 and len(others) == 1 else value
 
 
 def _reads_itself(term, same) -> bool:
