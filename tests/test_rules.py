@@ -1086,6 +1086,41 @@ def test_gg201_recomputes_every_part_that_saved_the_stepped_parameters():
     assert analyze(fixed).findings == ()
 
 
+def test_gg201_recomputes_before_a_statement_that_uses_what_it_rebinds():
+    # the losses dict is recomputed before the generator's loss is put into it, not
+    # between that and the backward (which would drop the key just set)
+    src = ("import torch\n"
+           "import torch.nn as nn\n"
+           "\n"
+           "G = nn.Linear(2, 4)\n"
+           "D = nn.Linear(4, 1)\n"
+           "opt_g = torch.optim.Adam(G.parameters())\n"
+           "opt_d = torch.optim.Adam(D.parameters())\n"
+           "\n"
+           "\n"
+           "def step(z):\n"
+           "    fake = G(z)\n"
+           "    return {\"d\": D(fake.detach()).mean(), \"adv\": -D(fake).mean()}\n"
+           "\n"
+           "\n"
+           "for it in range(3):\n"
+           "    z = torch.randn(5, 2)\n"
+           "    losses = step(z)\n"
+           "    opt_d.zero_grad()\n"
+           "    losses[\"d\"].backward()\n"
+           "    opt_d.step()\n"
+           "    opt_g.zero_grad()\n"
+           "    losses[\"g\"] = losses[\"adv\"] * 0.5\n"
+           "    losses[\"g\"].backward()\n"
+           "    opt_g.step()\n")
+    f = _only(src, "GG201")
+    fixed = apply_edits(src, f.preferred_fix.edits)
+    assert fixed.splitlines()[20:24] == [
+        "    opt_g.zero_grad()", "    losses = step(z)",
+        "    losses[\"g\"] = losses[\"adv\"] * 0.5", "    losses[\"g\"].backward()"]
+    assert analyze(fixed).findings == ()
+
+
 def test_gg201_does_not_recompute_a_loss_assigned_in_each_arm_of_an_if():
     # neither arm's assignment alone is what reaches the backward: no recomputation
     f = _only(LOSS_FROM_TWO_ARMS, "GG201")

@@ -15,6 +15,7 @@ import libcst.matchers as m
 
 from gradguard.analysis.interp import InplaceHazard, Interpreter
 from gradguard.analysis.model import Finding, Fix, Message, Related
+from gradguard.analysis.python_semantics import names_read
 from gradguard.analysis.source import Source
 from gradguard.rules import N_, Rule
 from gradguard.rules import common as C
@@ -132,10 +133,31 @@ def recompute_after_update(h: InplaceHazard, interp: Interpreter, src: Source) -
         # a part read as it is (not recomputed) saved them in another pass: it stays stale
         return None
     names = ", ".join(src.code(s.body[0].targets[0].target, 30) for s in chain)
+    at = _first_use_after_update(h, here, chain, src)
     return Fix(Message(N_("Recompute `{names}` after the parameter update, so this backward "
                        "uses the updated parameters"), {"names": names}),
-               (src.insert_line_before(here, *(src.statement_code(s) for s in chain)),),
+               (src.insert_line_before(at, *(src.statement_code(s) for s in chain)),),
                preferred=True)
+
+
+def _first_use_after_update(h: InplaceHazard, here, chain, src: Source):
+    """Where the recomputation goes: before the first statement of the backward's block,
+    after the update, that reads or writes a name it binds (``losses["g"] = losses["l1"]
+    + ...`` before ``losses["g"].backward()``: recomputing ``losses`` between them would
+    drop the key just set); else just before the backward."""
+    bound = {n for s in chain for t in s.body[0].targets
+             for n in names_read(t.target) if isinstance(t.target, (cst.Name, cst.Tuple))}
+    update = next((stmt for fid, stmt in h.bump[1] if fid == h.frames[-1][0]), None)
+    start = src.span(update).end if update is not None else None
+    for block in m.findall(src.module, m.IndentedBlock()):
+        if here not in block.body:
+            continue
+        for st in block.body[:block.body.index(here)]:
+            span = src.span(st)
+            if start is not None and span.start >= start and st not in chain and \
+                    names_read(st) & bound:
+                return st
+    return here
 
 
 def _earlier_iteration(built: tuple, now: tuple, interp: Interpreter) -> bool:
