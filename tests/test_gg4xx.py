@@ -1624,6 +1624,52 @@ def test_gg402_an_optimizer_given_one_parameter_attribute_of_a_module():
                                             "        scores = q @ self.keys.t()\n")) == []
 
 
+# a straight-through estimator as a custom Function whose backward gives the code vector
+# no gradient: a codebook loss computed on its output trains no codebook
+STRAIGHT_THROUGH = """import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class StraightThrough(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x, q):
+        return q.clone()
+
+    @staticmethod
+    def backward(ctx, grad_out):
+        return grad_out, None
+
+
+encoder = nn.Linear(4, 3)
+codebook = nn.Embedding(8, 3)
+opt = torch.optim.Adam(encoder.parameters(), lr=1e-3)
+opt_codes = torch.optim.Adam(codebook.parameters(), lr=1e-3)
+for _ in range(3):
+    z = encoder(torch.randn(5, 4))
+    e = StraightThrough.apply(z, codebook(torch.randint(0, 8, (5,))))
+    loss = F.mse_loss(z.detach(), e) + F.mse_loss(z, e.detach()) + e.pow(2).mean()
+    opt.zero_grad()
+    opt_codes.zero_grad()
+    loss.backward()
+    opt.step()
+    opt_codes.step()
+"""
+
+
+def test_gg402_a_custom_function_whose_backward_gives_an_input_no_gradient():
+    (f,) = analyze(STRAIGHT_THROUGH).findings
+    assert (f.code, f.span.start.line) == ("GG402", 28)
+    assert f.message.render().startswith(
+        "`opt_codes` steps the parameters of `codebook`, but no backward of this loop "
+        "reaches them")
+    assert [(r.span.start.line, r.message.render()) for r in f.related][:1] == [
+        (22, "the graph from `codebook` is cut here")]
+    # the code vector's gradient given back (``grad_out, grad_out``): quiet
+    assert codes(STRAIGHT_THROUGH.replace("return grad_out, None",
+                                          "return grad_out, grad_out")) == []
+
+
 # an inverse PINN: the coefficients reach the residual through a helper's torch.as_tensor,
 # a copy (a new leaf); the network's input derivatives come from autograd.grad, which
 # sets no .grad, and the inputs concatenated with torch.cat are the data's, not parameters

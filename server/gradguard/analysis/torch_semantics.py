@@ -421,10 +421,19 @@ class TorchSemantics:
                     for e in out.elts), src=src)
             return Val(out.kind, out.segs, out.leaf, out.ref, out.elts, store=out.store,
                        src=src)
-        parents = frozenset().union(*(v.segs for v in vals))
-        inputs = tuple((node, v.segs) for v, node in pos
-                       if isinstance(node, (cst.Name, cst.Attribute, cst.Subscript)) and v.segs)
         back = self._method(info, "backward")
+        # (an input whose gradient every return of backward gives as None gets none:
+        # ``return grad_out, None`` of a straight-through estimator's codebook lookup)
+        cut = _no_gradient_inputs(back, len(pos)) if back is not None and not kw else ()
+        for k in sorted(cut):
+            if pos[k][0].grad:
+                self.cut_value("function", call, pos[k][0], Val("tensor"))  # (logged)
+        vals = [v for k, (v, _) in enumerate(pos) if k not in cut] + \
+            [v for v, _ in kw.values()]
+        parents = frozenset().union(*(v.segs for v in vals)) if vals else frozenset()
+        inputs = tuple((node, v.segs) for k, (v, node) in enumerate(pos)
+                       if k not in cut and isinstance(node, (cst.Name, cst.Attribute,
+                                                             cst.Subscript)) and v.segs)
         # the version check runs when backward unpacks ctx.saved_tensors
         unpacks = back is not None and bool(match.findall(back, match.Attribute(
             attr=match.Name("saved_tensors") | match.Name("saved_variables"))))
@@ -1110,3 +1119,16 @@ def _truth(arg) -> bool | None:
     if lit is not None:
         return lit
     return val.ref if val.kind == "scalar" and isinstance(val.ref, bool) else None
+
+
+def _no_gradient_inputs(backward, n: int) -> frozenset:
+    """The positions (among the ``n`` inputs ``apply`` was given) whose gradient every
+    ``return`` of a custom Function's ``backward`` gives as the literal None."""
+    returns = [r.value for r in match.findall(backward, match.Return())]
+    if not returns or not all(isinstance(r, cst.Tuple) and len(r.elements) == n
+                              for r in returns):
+        return frozenset()
+    return frozenset(k for k in range(n) if all(
+        isinstance(r.elements[k].value, cst.Name) and r.elements[k].value.value == "None"
+        for r in returns))
+
