@@ -903,6 +903,28 @@ def test_gg102_a_cache_kept_valid_by_another_attribute_is_not_cleared():
         "Silence with retain_graph=True"]
 
 
+def test_gg102_detaches_the_state_where_it_is_bound_after_the_backward():
+    # truncated BPTT: the hidden state of the next split is bound after the backward (and
+    # is None before the first split), so the detach goes after that binding
+    src = ("import torch\n"
+           "import torch.nn as nn\n"
+           "rnn = nn.GRU(3, 4, batch_first=True)\n"
+           "opt = torch.optim.SGD(rnn.parameters(), lr=0.1)\n"
+           "x = torch.randn(2, 12, 3)\n"
+           "hidden = None\n"
+           "for i in range(0, 12, 4):\n"
+           "    out, new_hidden = rnn(x[:, i:i + 4], hidden)\n"
+           "    loss = out.pow(2).mean()\n"
+           "    opt.zero_grad()\n"
+           "    loss.backward()\n"
+           "    opt.step()\n"
+           "    hidden = new_hidden\n")
+    f = _only(src, "GG102")
+    fixed = apply_edits(src, f.preferred_fix.edits)
+    assert fixed.endswith("    hidden = new_hidden\n    hidden = hidden.detach()\n")
+    assert analyze(fixed).findings == ()
+
+
 def test_gg102_state_computed_from_its_old_value_is_still_detached():
     # self.cached = self.cached * 0.9 + ...: state, not a cache
     src = MODULE_WITH_CACHE.replace(

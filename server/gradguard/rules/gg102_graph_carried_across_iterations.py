@@ -9,6 +9,7 @@ iterations (``h = h.detach()``).
 from __future__ import annotations
 
 import libcst as cst
+import libcst.matchers as m
 
 from gradguard.analysis.interp import Hazard, Interpreter
 from gradguard.analysis.model import Finding, Fix, Message, Related
@@ -267,8 +268,8 @@ def _set_to_none(interp: Interpreter, ref, attr: str) -> bool:
             continue
         seen.add(info.node.name.value)
         todo.extend(info.bases)
-        for m in info.methods.values():
-            for node in _none_assigns(m):
+        for method in info.methods.values():
+            for node in _none_assigns(method):
                 if node == attr:
                     return True
     return False
@@ -347,6 +348,21 @@ def detach_lines(carried) -> list[str] | None:
     return out
 
 
+def _last_rebinding(after, names: set, src: Source):
+    """The last statement of ``after``'s block, from ``after`` on, that binds one of the
+    carried ``names`` (``hiddens = output["hiddens"]`` after the backward: what the next
+    iteration gets is that value, to be detached there); else ``after``."""
+    for block in m.findall(src.module, m.IndentedBlock()):
+        if after not in block.body:
+            continue
+        for st in block.body[block.body.index(after) + 1:]:
+            if any(isinstance(t.target, cst.Name) and t.target.value in names
+                   for small in getattr(st, "body", ()) if isinstance(small, cst.Assign)
+                   for t in small.targets):
+                after = st
+    return after
+
+
 def _detachable(val) -> bool:
     """A tensor, or a tuple of values that are (an RNN's ``(h, c)``)."""
     if val.kind == "tuple" and val.elts is not None:
@@ -361,6 +377,7 @@ def _detach_fix(h: Hazard, src: Source, carried) -> Fix | None:
     lines = detach_lines(carried)
     if after is None or lines is None:
         return None
+    after = _last_rebinding(after, {name for name, _ in carried}, src)
     names = ", ".join(name for name, _ in carried)
     title = N_("Detach `{name}` after the backward on line {line}, so the next iteration "
                "starts a new graph")
