@@ -923,6 +923,11 @@ def test_gg102_detaches_the_state_where_it_is_bound_after_the_backward():
     fixed = apply_edits(src, f.preferred_fix.edits)
     assert fixed.endswith("    hidden = new_hidden\n    hidden = hidden.detach()\n")
     assert analyze(fixed).findings == ()
+    # a compound statement after the backward (a logging branch) is passed over
+    logged = src + "    if i % 8 == 0:\n        print(loss.item())\n"
+    f = _only(logged, "GG102")
+    assert "    hidden = new_hidden\n    hidden = hidden.detach()\n    if i % 8" in \
+        apply_edits(logged, f.preferred_fix.edits)
 
 
 def test_gg102_state_computed_from_its_old_value_is_still_detached():

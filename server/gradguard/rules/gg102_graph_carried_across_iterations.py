@@ -356,9 +356,10 @@ def _last_rebinding(after, names: set, src: Source):
         if after not in block.body:
             continue
         for st in block.body[block.body.index(after) + 1:]:
-            if any(isinstance(t.target, cst.Name) and t.target.value in names
-                   for small in getattr(st, "body", ()) if isinstance(small, cst.Assign)
-                   for t in small.targets):
+            if isinstance(st, cst.SimpleStatementLine) and any(
+                    isinstance(t.target, cst.Name) and t.target.value in names
+                    for small in st.body if isinstance(small, cst.Assign)
+                    for t in small.targets):
                 after = st
     return after
 

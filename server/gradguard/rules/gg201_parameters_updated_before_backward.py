@@ -189,6 +189,11 @@ def reorder_update(h: InplaceHazard, src: Source) -> Fix | None:
         step = bump_frames.get(fid)
         if step is None or func is None or not isinstance(step, cst.SimpleStatementLine):
             continue
+        if not m.matches(step, m.SimpleStatementLine(body=[m.Expr(m.Call(
+                func=m.Attribute(attr=m.Name("step"))))])):
+            # (a call of a helper that steps, ``self.update_netg()``, may also compute
+            # what the statements it would be moved past read: not moved)
+            return None
         after = _sibling_containing(func, step, stmt, src)
         if after is None:
             return None
