@@ -52,19 +52,21 @@ def test_all_rules_found_and_fixed():
     assert fixed / need >= 53 / 55, report
 
 
-# tests/report_cases: 1,411 programs (498 failing, 913 clean) written from other public
+# tests/report_cases: 1,591 programs (558 failing, 1,033 clean) written from other public
 # reports and from the idioms of real training libraries by writers who did not see the
 # engine, labelled by running them under torch, in batches: 501-829 (A-D), then 901-923
 # (E), 1001-1024 (F), 1101-1124 (G), 1201-1246 (H), 1301-1348 (I), 1401-1448 (J),
 # 1601-1615 (M), 1701-1717 (N), 1801-1815 (O), 1901-1920 (Q), 2001-2030 (R), 2101-2130
 # (S), 2201-2230 (T), 2301-2330 (U), 2401-2430 (V), 2501-2530 (W), 2601-2630 (X),
 # 2701-2730 (Y), 2801-2830 (Z), 2901-2930 (AA), 3001-3030 (AB), 3101-3130 (AC), 3201-3230
-# (AD) and 3301-3330 (AE), each scored before any change made for it (A-D: 39/46 found,
+# (AD), 3301-3330 (AE), 3401-3430 (AF) and 3501-3530 (AG), each scored before any change
+# made for it (A-D: 39/46 found,
 # 9/93 false alarms; E: 9/12, 0/23; F: 11/14, 3/24; G: 11/14, 0/24; H: 11/18, 0/28; I:
 # 14/20, 1/28; J: 12/20, 1/28; M: 8/12, 0/9; N: 9/12, 1/17; O: 10/10, 1/15; Q: 8/12,
 # 0/18; R: 9/12, 0/30; S: 10/12, 0/30; T: 6/12, 2/30; U: 11/20, 2/30; V: 14/20, 2/30; W:
 # 12/17, 0/33; X: 10/20, 5/35; Y: 9/15, 1/35; Z: 23/30, 0/53; AA: 20/30, 5/60; AB: 16/30,
-# 2/60; AC: 21/30, 2/60; AD: 17/30, 2/60; AE: 20/30, 9/60).
+# 2/60; AC: 21/30, 2/60; AD: 17/30, 2/60; AE: 20/30, 9/60; AF: 22/30, 0/60; AG: 19/30,
+# 1/60).
 # The figures below are floors. The false alarms left: 2212's fixed twin (its reset
 # detaches every buffer of ``self.buffers()``, which the engine does not enumerate), 2423
 # (retain_graph=True on purpose over a dialogue's few turns: GG302's growth, bounded by the
@@ -83,7 +85,7 @@ def test_report_cases_found_and_fixed():
     tp, failing = nums["recall"]
     fa, clean = nums["false alarms"]
     fixed, need = nums["fixed by preferred fix"]
-    assert failing == 498 and clean == 913, report
-    assert tp >= 443, report
+    assert failing == 558 and clean == 1033, report
+    assert tp >= 499, report
     assert fa <= 7, report
-    assert fixed >= 222, report
+    assert fixed >= 255, report

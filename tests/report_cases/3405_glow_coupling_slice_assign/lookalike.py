@@ -1,0 +1,57 @@
+"""Maximum-likelihood training of a small Glow on 4-D ring-shaped data.
+The coupling writes its result into a fresh copy of the input with slice
+assignment; ActNorm uses data-dependent initialisation (flows.py)."""
+import argparse
+
+import torch
+
+from flows import AffineCoupling, Glow, ring_data
+
+torch.manual_seed(0)
+
+
+class CopyCoupling(AffineCoupling):
+    def forward(self, x):
+        h = self.net(x[:, : self.half])
+        log_s, t = h.chunk(2, dim=1)
+        log_s = torch.tanh(log_s)
+        out = x.clone()
+        out[:, self.half :] = x[:, self.half :] * torch.exp(log_s) + t
+        return out, log_s.sum(dim=1)
+
+
+CONFIG = {"dim": 4, "n_steps": 4, "lr": 1e-3, "steps": 25, "batch": 128}
+
+
+@torch.no_grad()
+def evaluate(flow, n=512):
+    x = ring_data(n, dim=CONFIG["dim"])
+    nll = -flow.log_prob(x).mean().item()
+    return nll / CONFIG["dim"]
+
+
+def train(steps=CONFIG["steps"], batch=CONFIG["batch"]):
+    flow = Glow(dim=CONFIG["dim"], n_steps=CONFIG["n_steps"], coupling_cls=CopyCoupling)
+    optimizer = torch.optim.Adam(flow.parameters(), lr=CONFIG["lr"])
+    for step in range(steps):
+        x = ring_data(batch, dim=CONFIG["dim"])
+        nll = -flow.log_prob(x).mean()
+        optimizer.zero_grad()
+        nll.backward()
+        optimizer.step()
+        if step % 5 == 0:
+            print(f"step {step}: nll {nll.item():.3f}")
+    print(f"validation nll per dim: {evaluate(flow):.3f}")
+    return flow
+
+
+def parse_args():
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--steps", type=int, default=CONFIG["steps"])
+    parser.add_argument("--batch", type=int, default=CONFIG["batch"])
+    return parser.parse_args()
+
+
+if __name__ == "__main__":
+    args = parse_args()
+    train(steps=args.steps, batch=args.batch)

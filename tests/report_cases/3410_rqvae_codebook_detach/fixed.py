@@ -1,0 +1,90 @@
+"""RQ-VAE that turns item content embeddings into semantic IDs for a
+generative recommender: residual quantisation with 3 codebooks, a
+straight-through estimator, and a separate optimiser for the codebooks."""
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+torch.manual_seed(0)
+
+ITEM_DIM, LATENT, CODES, LEVELS = 32, 16, 32, 3
+
+
+class StraightThrough(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x, q):
+        return q.clone()
+
+    @staticmethod
+    def backward(ctx, grad_out):
+        return grad_out, None
+
+
+class ResidualQuantizer(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.codebooks = nn.ModuleList([nn.Embedding(CODES, LATENT) for _ in range(LEVELS)])
+
+    def quantize(self, book, residual):
+        dist = torch.cdist(residual, book.weight)
+        idx = dist.argmin(dim=1)
+        raw = book(idx)
+        return StraightThrough.apply(residual, raw), raw, idx
+
+    def forward(self, z):
+        residual = z
+        quantized = torch.zeros_like(z)
+        residuals, embs, ids = [], [], []
+        for book in self.codebooks:
+            emb, raw, idx = self.quantize(book, residual)
+            residuals.append(residual)
+            embs.append(raw)
+            ids.append(idx)
+            quantized = quantized + emb
+            residual = residual - emb
+        return quantized, residuals, embs, torch.stack(ids, dim=1)
+
+
+def rqvae_loss(residuals, embs, beta=0.25):
+    loss = 0.0
+    for r, e in zip(residuals, embs):
+        loss = loss + F.mse_loss(r.detach(), e) + beta * F.mse_loss(r, e.detach())
+    return loss
+
+
+class RQVAE(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.encoder = nn.Sequential(nn.Linear(ITEM_DIM, 64), nn.SiLU(), nn.Linear(64, LATENT))
+        self.decoder = nn.Sequential(nn.Linear(LATENT, 64), nn.SiLU(), nn.Linear(64, ITEM_DIM))
+        self.quantizer = ResidualQuantizer()
+
+    def forward(self, x):
+        z = self.encoder(x)
+        q, residuals, embs, ids = self.quantizer(z)
+        x_hat = self.decoder(q)
+        loss = F.mse_loss(x_hat, x) + rqvae_loss(residuals, embs)
+        return loss, ids
+
+
+def main():
+    items = torch.randn(600, ITEM_DIM)
+    model = RQVAE()
+    ae_params = list(model.encoder.parameters()) + list(model.decoder.parameters())
+    opt_ae = torch.optim.Adam(ae_params, lr=1e-3)
+    opt_codes = torch.optim.Adam(model.quantizer.parameters(), lr=5e-3)
+    for step in range(20):
+        batch = items[torch.randint(0, len(items), (128,))]
+        loss, ids = model(batch)
+        opt_ae.zero_grad()
+        opt_codes.zero_grad()
+        loss.backward()
+        opt_ae.step()
+        opt_codes.step()
+        if step % 5 == 0:
+            used = ids[:, 0].unique().numel()
+            print(f"step {step}: loss {loss.item():.4f}, level-0 codes used {used}")
+
+
+if __name__ == "__main__":
+    main()
