@@ -381,6 +381,23 @@ def next_statement(top: cst.CSTNode, stmt: cst.CSTNode):
     return body[i + 1] if i is not None and i + 1 < len(body) else None
 
 
+_BLOCKS: dict = {}  # id(module) -> (module, index): the few modules analysed last
+
+
+def block_of(module: cst.Module, stmt: cst.CSTNode) -> cst.IndentedBlock | None:
+    """The indented block whose body holds the statement ``stmt`` (None at module level),
+    from an index of the module's blocks built once per module (a libcst Module takes no
+    weak reference: the last few are kept)."""
+    kept = _BLOCKS.get(id(module))
+    if kept is None or kept[0] is not module:
+        if len(_BLOCKS) >= 4:
+            _BLOCKS.pop(next(iter(_BLOCKS)))
+        kept = _BLOCKS[id(module)] = (module, {id(st): b for b in m.findall(
+            module, m.IndentedBlock()) for st in b.body})
+    block = kept[1].get(id(stmt))
+    return block if block is not None and any(st is stmt for st in block.body) else None
+
+
 def path_to(node: cst.CSTNode, target: cst.CSTNode) -> list | None:
     """The nodes from ``node`` down to ``target`` (both included), or None."""
     todo = [(node, [node])]

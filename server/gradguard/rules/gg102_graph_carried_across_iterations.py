@@ -9,7 +9,6 @@ iterations (``h = h.detach()``).
 from __future__ import annotations
 
 import libcst as cst
-import libcst.matchers as m
 
 from gradguard.analysis.interp import Hazard, Interpreter
 from gradguard.analysis.model import Finding, Fix, Message, Related
@@ -352,9 +351,8 @@ def _last_rebinding(after, names: set, src: Source):
     """The last statement of ``after``'s block, from ``after`` on, that binds one of the
     carried ``names`` (``hiddens = output["hiddens"]`` after the backward: what the next
     iteration gets is that value, to be detached there); else ``after``."""
-    for block in m.findall(src.module, m.IndentedBlock()):
-        if after not in block.body:
-            continue
+    block = C.block_of(src.module, after)
+    if block is not None:
         for st in block.body[block.body.index(after) + 1:]:
             if isinstance(st, cst.SimpleStatementLine) and any(
                     isinstance(t.target, cst.Name) and t.target.value in names

@@ -149,14 +149,12 @@ def _first_use_after_update(h: InplaceHazard, here, chain, src: Source):
              for n in names_read(t.target) if isinstance(t.target, (cst.Name, cst.Tuple))}
     update = next((stmt for fid, stmt in h.bump[1] if fid == h.frames[-1][0]), None)
     start = src.span(update).end if update is not None else None
-    for block in m.findall(src.module, m.IndentedBlock()):
-        if here not in block.body:
-            continue
-        for st in block.body[:block.body.index(here)]:
-            span = src.span(st)
-            if start is not None and span.start >= start and st not in chain and \
-                    names_read(st) & bound:
-                return st
+    block = C.block_of(src.module, here)
+    for st in block.body[:block.body.index(here)] if block is not None else ():
+        span = src.span(st)
+        if start is not None and span.start >= start and st not in chain and \
+                names_read(st) & bound:
+            return st
     return here
 
 
