@@ -9,10 +9,12 @@ the keys of an ``nn.ModuleDict``), a module's own parameters are the ``nn.Parame
 attributes of the user's classes and, for torch.nn classes, the names the table lists
 (``weight``, ``bias``: probed at generation time). A comprehension whose tests read only
 the name (``"bert" in n``, ``n.startswith("fc")``, ``not any(nd in n for nd in
-no_decay)``) is then decided for each parameter, and keeps the parameters of the modules
-it keeps whole. Anything not known (a module of a class not followed, a ``ModuleList``
-whose length is not known, a class that registers parameters under computed names, a
-test that reads anything else) leaves it undecided: the caller keeps what it knew.
+no_decay)``) is then decided for each parameter, and keeps those. An optimizer given
+such parts trains the modules whose parameters they hold (a module split between kept
+and not kept, :func:`split_modules`, leaves which ones its step changes unknown).
+Anything not known (a module of a class not followed, a ``ModuleList`` whose length is
+not known, a class that registers parameters under computed names, a test that reads
+anything else) leaves it undecided: the caller keeps what it knew.
 """
 
 from __future__ import annotations
