@@ -3135,9 +3135,9 @@ def test_requires_grad_given_a_name_that_holds_a_bool_sets_that_flag():
     # its output needs no graph and nothing is missing from the optimizer (a frozen embedder
     # whose cached vectors replace it: ELMo's freeze_cached_embedder)
     from gradguard.analysis.values import Val
-    from gradguard.analysis.torch_semantics import _truth
-    assert _truth((Val("scalar", ref=False), None)) is False
-    assert _truth((Val("scalar"), None)) is None
+    from gradguard.analysis.frames import arg_truth
+    assert arg_truth((Val("scalar", ref=False), None)) is False
+    assert arg_truth((Val("scalar"), None)) is None
     assert analyze(FLAG_IN_A_NAME).findings == ()
 
 

@@ -10,7 +10,7 @@ import libcst as cst
 
 from gradguard.analysis import torchapi as T
 from gradguard.analysis.events import Accumulation, Backward, Hazard, InplaceHazard, NoGraph
-from gradguard.analysis.frames import is_global, literal_truth, walk_scope
+from gradguard.analysis.frames import arg_truth, is_global, walk_scope
 from gradguard.analysis.python_semantics import names_read
 from gradguard.analysis.values import (EMPTY, MODEL_PART, Binding, Cut, Free, Seg, Val,
                                        dict_items, heads, join_all, made_tensor, merge_src,
@@ -621,35 +621,18 @@ class AutogradEffects:
         from retain_graph and create_graph (create_graph=True makes retain_graph default
         to True)."""
         ri, ci = T.RETAIN_POSITION[api]
-        r, c = _arg_node(pos, kw, "retain_graph", ri), _arg_node(pos, kw, "create_graph", ci)
-        if r is not None:
-            t = self._flag(r)
-            if isinstance(r, cst.Name) and r.value == "None":
-                t = None
-                r = None
-            else:
-                return t
+        r, c = _arg(pos, kw, "retain_graph", ri), _arg(pos, kw, "create_graph", ci)
+        if r is not None and not (isinstance(r[1], cst.Name) and r[1].value == "None"):
+            return arg_truth(r)
         if c is not None:
-            return self._flag(c)
+            return arg_truth(c)
         return False
 
-    def _flag(self, node) -> bool | None:
-        """The bool a flag argument is: a literal, or a name, attribute or ``not`` of one
-        known to hold one (``create_graph=not first_order``); None when not known."""
-        lit = literal_truth(node)
-        if lit is not None:
-            return lit
-        inner = node.expression if isinstance(node, cst.UnaryOperation) and \
-            isinstance(node.operator, cst.Not) else node
-        if not isinstance(inner, (cst.Name, cst.Attribute)):
-            return None  # (evaluated once already: not again, for what it may do)
-        v = self.eval(node)
-        return v.ref if v.kind == "scalar" and isinstance(v.ref, bool) else None
-
-    def _creates_graph(self, api: str, pos, kw) -> bool:
+    @staticmethod
+    def _creates_graph(api: str, pos, kw) -> bool:
         """Whether the call says ``create_graph=True`` (by keyword or position)."""
-        node = _arg_node(pos, kw, "create_graph", T.RETAIN_POSITION[api][1])
-        return node is not None and self._flag(node) is True
+        arg = _arg(pos, kw, "create_graph", T.RETAIN_POSITION[api][1])
+        return arg is not None and arg_truth(arg) is True
 
     def _check_retained_carry(self, call, root_node, val: Val) -> None:
         """``retain_graph=True`` in a loop whose backward reaches a segment built in an
@@ -789,12 +772,13 @@ class AutogradEffects:
                                    len(self.backwards) - 1))
 
 
-def _arg_node(pos, kw, name: str, idx: int | None):
-    """The expression given for parameter ``name`` (by keyword, else at position ``idx``)."""
+def _arg(pos, kw, name: str, idx: int | None):
+    """``(value, expression)`` given for parameter ``name`` (by keyword, else at position
+    ``idx``), or None."""
     if name in kw:
-        return kw[name][1]
+        return kw[name]
     if idx is not None and len(pos) > idx:
-        return pos[idx][1]
+        return pos[idx]
     return None
 
 

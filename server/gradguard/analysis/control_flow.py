@@ -593,22 +593,15 @@ class ControlFlow:
         """A loop over a few strings of known value in a constructor (the names of
         submodules to hook or build): each pass runs with its own name."""
         func = self.frame.func
-        return it.kind in ("tuple", "container") and it.elts is not None and \
-            0 < len(it.elts) <= MAX_ELTS and all(
-                e.kind == "scalar" and isinstance(e.ref, tuple) and e.ref[0] == "str"
-                for e in it.elts) and \
-            isinstance(func, cst.FunctionDef) and func.name.value == "__init__"
+        return _few_strings(it) and isinstance(func, cst.FunctionDef) and \
+            func.name.value == "__init__"
 
     def _attribute_names(self, stmt: cst.For, it: Val) -> bool:
         """A loop over a few strings of known value whose body uses its variable as an
         attribute name (``for name in targets: setattr(block, name, LoRA(getattr(block,
         name)))``): each pass runs with its own name, so each attribute is the one set."""
-        if not (it.kind in ("tuple", "container") and it.elts is not None and
-                0 < len(it.elts) <= MAX_ELTS and all(
-                    e.kind == "scalar" and isinstance(e.ref, tuple) and e.ref[0] == "str"
-                    for e in it.elts)) or not isinstance(stmt.target, cst.Name):
-            return False
-        return self.code_fact(_names_attribute, stmt) == stmt.target.value
+        return _few_strings(it) and isinstance(stmt.target, cst.Name) and \
+            self.code_fact(_names_attribute, stmt) == stmt.target.value
 
     def _module_sequence(self, node, it: Val) -> list | None:
         """``for layer in self.layers`` (``enumerate(self.layers)``) over an
@@ -977,6 +970,14 @@ def _bound_names(node) -> frozenset:
         elif isinstance(n, cst.AsName):
             names |= {t.value for t in names_in(n.name)}
     return frozenset(names)
+
+
+def _few_strings(it: Val) -> bool:
+    """A list or tuple of a few strings of known value."""
+    return it.kind in ("tuple", "container") and it.elts is not None and \
+        0 < len(it.elts) <= MAX_ELTS and all(
+            e.kind == "scalar" and isinstance(e.ref, tuple) and e.ref[0] == "str"
+            for e in it.elts)
 
 
 def _names_attribute(stmt: cst.For) -> str | None:

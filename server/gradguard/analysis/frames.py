@@ -229,6 +229,17 @@ def literal_truth(node: cst.BaseExpression | None) -> bool | None:
     return None
 
 
+def arg_truth(arg) -> bool | None:
+    """The bool an argument ``(value, node)`` is: a literal, or an expression whose value
+    is known to be one (``requires_grad_(requires_grad_cnn)``, ``create_graph=not
+    first_order``); None when not known."""
+    val, node = arg
+    lit = literal_truth(node)
+    if lit is not None:
+        return lit
+    return val.ref if val.kind == "scalar" and isinstance(val.ref, bool) else None
+
+
 def literal_int(node: cst.BaseExpression | None) -> int | None:
     """The value of an integer literal (``3``, ``-1``), None for anything else."""
     if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):

@@ -147,11 +147,9 @@ class PythonSemantics:
         ``value``; the old value may be read through another name that holds it (``old =
         getattr(self, name)``). Rebound to a conditional expression that starts it on the
         first pass (``acc = t if acc is None else acc + t``), the branch that adds to it."""
-        if isinstance(value, cst.IfExp):
-            sums = [b for b in (value.body, value.orelse) if len(_additive_terms(b)) >= 2]
-            if len(sums) != 1:
-                return
-            value = sums[0]
+        value = _adding_branch(value)
+        if value is None:
+            return
         terms = _additive_terms(value)
         if not isinstance(target, (cst.Name, cst.Attribute)) or not val.segs or \
                 len(terms) < 2 or dotted(target) is None:
@@ -1426,6 +1424,16 @@ def _additive_terms(node) -> list:
     return [node]
 
 
+def _adding_branch(value):
+    """``value``, or, for a conditional expression that starts a running value on the
+    first pass and adds to it otherwise (``t if acc is None else acc + t``), its one branch
+    that is a sum; None when neither or both are."""
+    if not isinstance(value, cst.IfExp):
+        return value
+    sums = [b for b in (value.body, value.orelse) if len(_additive_terms(b)) >= 2]
+    return sums[0] if len(sums) == 1 else None
+
+
 def _stored_term(stmt, target, holds_prev=lambda n: False):
     """What ``d[k] = ...`` on line ``stmt`` adds to ``d``: the assigned value, or, for a
     sum with a term that reads ``d`` (``d.get(k, 0) + loss[k]``, ``d[k] + loss``) or a
@@ -1437,12 +1445,9 @@ def _stored_term(stmt, target, holds_prev=lambda n: False):
         len(stmt.body) == 1 and isinstance(stmt.body[0], cst.Assign) else None
     if assign is None or assign.targets[0].target is not target:
         return None
-    value = assign.value
-    if isinstance(value, cst.IfExp):
-        sums = [b for b in (value.body, value.orelse) if len(_additive_terms(b)) >= 2]
-        if len(sums) != 1:
-            return None
-        value = sums[0]
+    value = _adding_branch(assign.value)
+    if value is None:
+        return None
     terms = _additive_terms(value)
     others = [t for t in terms if not m.findall(t, m.MatchIfTrue(
         lambda n: n.deep_equals(target.value) or holds_prev(n)))]

@@ -16,7 +16,7 @@ from gradguard.analysis.calls import STAR_KW
 from gradguard.analysis.events import DiscardedDetach
 from gradguard.analysis.frames import (ClassInfo, FuncRef, Partial, Trained,
                                        TupleType, children_of, tuple_fields,
-                                       dotted, is_global, literal_truth, self_assigned,
+                                       arg_truth, dotted, is_global, literal_truth, self_assigned,
                                        string_value)
 from gradguard.analysis.known_numbers import NUMBERS, numeric_call
 from gradguard.analysis.module_semantics import copyable, is_super, module_dict_items, ref_kind
@@ -136,7 +136,7 @@ class TorchSemantics:
         rest = {k: v for k, v in kw.items() if k not in (
             "use_reentrant", "preserve_rng_state", "context_fn", "determinism_check", "debug")}
         flag = kw.get("use_reentrant")
-        reentrant = flag is None or _truth(flag) is True
+        reentrant = flag is None or arg_truth(flag) is True
         tensors = [v for v, _ in args if v.kind == "tensor"]
         if reentrant and tensors and not any(v.grad for v, _ in args) and \
                 all(v.src is not None for v in tensors):
@@ -203,7 +203,7 @@ class TorchSemantics:
                 self.backward(call, root[0], root[1], api, pos, kw,
                               inputs=given[0] if given else None)
                 create = kw.get("create_graph") or (pos[4] if len(pos) > 4 else None)
-                if create is not None and _truth(create) is False:
+                if create is not None and arg_truth(create) is False:
                     create = None  # (``create_graph=self.create_graph``, set False before)
                 if name == "grad" and create is not None:
                     # create_graph=True: the gradients are differentiable functions of
@@ -424,7 +424,8 @@ class TorchSemantics:
         back = self._method(info, "backward")
         # (an input whose gradient every return of backward gives as None gets none:
         # ``return grad_out, None`` of a straight-through estimator's codebook lookup)
-        cut = _no_gradient_inputs(back, len(pos)) if back is not None and not kw else ()
+        cut = _no_gradient_inputs(self.code_fact(_returned_nones, back), len(pos)) \
+            if back is not None and not kw else ()
         for k in sorted(cut):
             if pos[k][0].grad:
                 self.cut_value("function", call, pos[k][0], Val("tensor"))  # (logged)
@@ -884,7 +885,7 @@ class TorchSemantics:
             self._cut_in_place(func.value, recv)
             return self.cut_value("detach", call, recv, Val("tensor"))
         if attr == "requires_grad_":
-            flag = _truth(pos[0]) if pos else True
+            flag = arg_truth(pos[0]) if pos else True
             if flag_modules(recv.store, flag) and (flag is not False or
                                                    not isinstance(func.value, cst.Attribute)):
                 # ``for p in net.parameters(): p.requires_grad_(False)`` (each module's)
@@ -1111,24 +1112,19 @@ def _str_method(recv: Val, attr: str, pos, kw) -> Val | None:
     return Val("scalar", ref=("str", out)) if isinstance(out, str) and len(out) <= 4096 else None
 
 
-def _truth(arg) -> bool | None:
-    """The bool an argument ``(value, node)`` is: a literal, or a name or attribute known
-    to hold one (``requires_grad_(requires_grad_cnn)``); None when not known."""
-    val, node = arg
-    lit = literal_truth(node)
-    if lit is not None:
-        return lit
-    return val.ref if val.kind == "scalar" and isinstance(val.ref, bool) else None
-
-
-def _no_gradient_inputs(backward, n: int) -> frozenset:
-    """The positions (among the ``n`` inputs ``apply`` was given) whose gradient every
-    ``return`` of a custom Function's ``backward`` gives as the literal None."""
+def _returned_nones(backward) -> tuple | None:
+    """For each ``return`` of a custom Function's ``backward``, which elements of its
+    tuple are the literal None; None when one return is not a tuple display."""
     returns = [r.value for r in match.findall(backward, match.Return())]
-    if not returns or not all(isinstance(r, cst.Tuple) and len(r.elements) == n
-                              for r in returns):
-        return frozenset()
-    return frozenset(k for k in range(n) if all(
-        isinstance(r.elements[k].value, cst.Name) and r.elements[k].value.value == "None"
-        for r in returns))
+    if not returns or not all(isinstance(r, cst.Tuple) for r in returns):
+        return None
+    return tuple(tuple(isinstance(e.value, cst.Name) and e.value.value == "None"
+                       for e in r.elements) for r in returns)
 
+
+def _no_gradient_inputs(nones: tuple | None, n: int) -> frozenset:
+    """The positions (among the ``n`` inputs ``apply`` was given) whose gradient every
+    return of ``backward`` gives as None (``nones``: :func:`_returned_nones`)."""
+    if nones is None or any(len(r) != n for r in nones):
+        return frozenset()
+    return frozenset(k for k in range(n) if all(r[k] for r in nones))

@@ -233,9 +233,7 @@ def _fix(node, h: InplaceHazard, src: Source) -> Fix | None:
                        (Edit(src.span(saved_arg), f"{code}.clone()"),), preferred=True)
         if _tensor_element(node.value, h):
             return None  # (``T[b] = T[b].clone()`` would change ``T`` in place itself)
-        return Fix(Message(N_("Clone `{name}` before changing it in place"), {"name": target}),
-                   (src.insert_line_before(stmt, f"{target} = {target}.clone()"),),
-                   preferred=True)
+        return _clone_before(target, stmt, src)
     if isinstance(node, cst.Call):
         for arg in node.args:
             if arg.keyword is not None and arg.keyword.value == "inplace":
@@ -251,15 +249,20 @@ def _fix(node, h: InplaceHazard, src: Source) -> Fix | None:
                 if not torchdb.is_method(out_of_place):
                     # ``x.fill_diagonal_(0)``, ``x.copy_(y)``: no Tensor method without the
                     # underscore; the change goes to a copy of its own
-                    return Fix(Message(N_("Clone `{name}` before changing it in place"),
-                                       {"name": target}),
-                               (src.insert_line_before(stmt, f"{target} = {target}.clone()"),),
-                               preferred=True)
+                    return _clone_before(target, stmt, src)
                 return Fix(Message(N_("Use the out-of-place form: `{code}`"),
                                    {"code": f"{target} = {target}.{out_of_place}(...)"}),
                            (src.prepend_to(node, f"{target} = "),
                             Edit(src.span(node.func.attr), out_of_place)), preferred=True)
     return None
+
+
+def _clone_before(target: str, stmt, src: Source) -> Fix:
+    """Rebind ``target`` to a clone of itself just before ``stmt`` changes it in place: the
+    tensor an op saved stays as it was."""
+    return Fix(Message(N_("Clone `{name}` before changing it in place"), {"name": target}),
+               (src.insert_line_before(stmt, f"{target} = {target}.clone()"),),
+               preferred=True)
 
 
 def _tensor_element(target, h: InplaceHazard) -> bool:
